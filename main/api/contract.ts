@@ -1,0 +1,24 @@
+import { systemMethods } from './methods/system.js';
+import { conversationMethods } from './methods/conversations.js';
+import { eventMethods } from './methods/events.js';
+import type { MethodInput, MethodOutput, MethodParsedInput } from './define.js';
+
+/**
+ * THE contract between every client (renderer over IPC or HTTP, CLI over the control socket)
+ * and the daemon. Grouped by domain; a method name is `<domain>.<verb>`.
+ */
+export const apiContract = {
+  ...systemMethods,
+  ...conversationMethods,
+  ...eventMethods,
+};
+
+export type ApiContract = typeof apiContract;
+export type MethodName = keyof ApiContract;
+export type InputOf<M extends MethodName> = MethodInput<ApiContract[M]>;
+export type ParsedInputOf<M extends MethodName> = MethodParsedInput<ApiContract[M]>;
+export type OutputOf<M extends MethodName> = MethodOutput<ApiContract[M]>;
+
+export function isMethodName(name: string): name is MethodName {
+  return Object.prototype.hasOwnProperty.call(apiContract, name);
+}

@@ -1,0 +1,89 @@
+import { parseArgs } from 'node:util';
+import { homePaths, resolveHome } from '../config/home.js';
+import { FERMIX_VERSION } from '../core/version.js';
+import { EXIT, UsageError, processIo, reportError, type CliIo } from './output.js';
+import { restartDaemon, runDaemonVerb, stopDaemon } from './verbs/lifecycle.js';
+import { configVerb, DEFAULT_TAIL_LINES, doctorVerb, healthVerb, logsVerb, statusVerb } from './verbs/info.js';
+
+export const USAGE = `fermix ${FERMIX_VERSION} — your personal AI agent
+
+Usage: fermix <verb> [options]
+
+  daemon [--port N] [--verbose]   run the daemon in the foreground (--port 0 picks a free port)
+  status [--json]                 is the daemon running? (exit 3 when it is not)
+  health [--json]                 liveness and readiness
+  stop [--grace MS]               stop the daemon (SIGKILL after the grace period, default 10000)
+  restart [--port N]              stop, then start the daemon in the background
+  doctor [--json]                 check the installation (exit 1 on any FAIL)
+  config path|validate            where config.toml is; check it
+  logs [-f] [-n N]                show the last N log lines (default ${DEFAULT_TAIL_LINES}); -f follows
+  version                         print the version
+  help                            this text
+
+Environment: FERMIX_HOME (default ~/.fermix).`;
+
+function parsePort(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535 (got "${value}")`);
+  return port;
+}
+
+export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
+  let json = argv.includes('--json');
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        json: { type: 'boolean', default: false },
+        verbose: { type: 'boolean', default: false },
+        port: { type: 'string' },
+        grace: { type: 'string' },
+        follow: { type: 'boolean', short: 'f', default: false },
+        lines: { type: 'string', short: 'n' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+    json = values.json ?? false;
+    const [verb, sub] = positionals;
+    const paths = homePaths(resolveHome());
+    const grace = values.grace === undefined ? 10_000 : Number(values.grace);
+    if (!Number.isFinite(grace) || grace < 0) throw new UsageError('--grace takes milliseconds');
+
+    switch (verb) {
+      case undefined:
+      case 'help':
+        io.out(USAGE);
+        return EXIT.ok;
+      case 'version':
+        io.out(json ? JSON.stringify({ ok: true, result: { version: FERMIX_VERSION } }) : FERMIX_VERSION);
+        return EXIT.ok;
+      case 'daemon':
+      case 'run':
+        return await runDaemonVerb(io, { home: paths.home, port: parsePort(values.port), verbose: values.verbose ?? false });
+      case 'status':
+        return await statusVerb(io, paths, json);
+      case 'health':
+        return await healthVerb(io, paths, json);
+      case 'stop':
+        return await stopDaemon(io, paths, grace);
+      case 'restart':
+        return await restartDaemon(io, paths, grace, parsePort(values.port));
+      case 'doctor':
+        return await doctorVerb(io, paths, json);
+      case 'config':
+        return configVerb(io, paths, sub, json);
+      case 'logs':
+        return await logsVerb(io, paths, values.lines === undefined ? DEFAULT_TAIL_LINES : Number(values.lines), values.follow ?? false);
+      default:
+        throw new UsageError(`unknown verb "${verb}"`);
+    }
+  } catch (error) {
+    if (error instanceof TypeError && (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
+      return reportError(io, new UsageError(error.message), json);
+    }
+    return reportError(io, error, json);
+  }
+}

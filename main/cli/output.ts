@@ -1,0 +1,30 @@
+import { formatErrorForPeople, isFermixError, type WireError } from '../core/errors.js';
+
+/** Exit codes, as Fermix: 0 ok, 1 refusal/failure, 2 usage error, 3 daemon not running. */
+export const EXIT = { ok: 0, failure: 1, usage: 2, daemonDown: 3 } as const;
+
+export class UsageError extends Error {}
+
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export const processIo: CliIo = {
+  out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+  err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+};
+
+/** Prints an error for people (or as JSON) and returns the exit code it deserves. */
+export function reportError(io: CliIo, error: unknown, json: boolean): number {
+  if (error instanceof UsageError) {
+    io.err(`fermix: ${error.message}\nRun \`fermix help\` for usage.`);
+    return EXIT.usage;
+  }
+  const wire: WireError = isFermixError(error)
+    ? error.toWire()
+    : { code: 'internal_error', message: (error as Error)?.message ?? String(error), hint: 'Run `fermix doctor`; report the problem if it persists.' };
+  if (json) io.out(JSON.stringify({ ok: false, error: wire }));
+  else io.err(`fermix: ${formatErrorForPeople(wire)}`);
+  return wire.code === 'daemon_not_running' ? EXIT.daemonDown : EXIT.failure;
+}

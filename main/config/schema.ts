@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { CAPABILITY_GROUPS } from '../core/capabilities/groups.js';
+
+/**
+ * The whole config.toml, validated at start-up. Every section is strict: an unknown key is a typo
+ * until proven otherwise, and it stops start-up with its file, line and name (see config-file.ts).
+ * Sections that belong to later features are declared here as they arrive.
+ */
+
+const providerSchema = z.object({
+  type: z.enum(['openai', 'anthropic', 'openai-compatible']),
+  base_url: z.url().optional(),
+  model: z.string().min(1),
+  primary: z.boolean().default(false),
+  /** Keychain reference: `@keyring:<ENV_NAME>` (account fermix, service fermix:<ENV_NAME>). */
+  api_key_ref: z.string().regex(/^@keyring:[A-Za-z_][A-Za-z0-9_]*$/, 'must look like @keyring:OPENAI_API_KEY').optional(),
+  /** Name of an environment variable holding the key. */
+  api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional(),
+  timeout_ms: z.number().int().min(1000).max(600_000).default(240_000),
+}).strict();
+
+const groupName = z.string().refine((value) => (CAPABILITY_GROUPS as readonly string[]).includes(value), {
+  error: (issue) => `unknown group "${String(issue.input)}" (valid groups: ${CAPABILITY_GROUPS.join(', ')})`,
+});
+
+const permissionRule = z.object({
+  permission: z.string().min(1),
+  pattern: z.string().optional(),
+  action: z.enum(['allow', 'ask', 'deny']),
+}).strict();
+
+export const configSchema = z.object({
+  fermix_web: z.object({
+    port: z.number().int().min(0).max(65535).default(4030),
+  }).strict().default({ port: 4030 }),
+  fermix_core: z.object({
+    profile: z.string().default('general'),
+    secret_store: z.enum(['keyring', 'file']).default('keyring'),
+    tools: z.object({
+      tool_search: z.object({ enabled: z.boolean().default(true) }).strict().default({ enabled: true }),
+    }).strict().default({ tool_search: { enabled: true } }),
+    computer_use: z.object({ enabled: z.boolean().default(false) }).strict().default({ enabled: false }),
+    routing: z.object({
+      subagent_provider: z.string().optional(),
+      subagent_model: z.string().optional(),
+      subagent_effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).optional(),
+      cron_provider: z.string().optional(),
+      cron_model: z.string().optional(),
+      cron_effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).optional(),
+    }).strict().default({}),
+    transcription: z.object({
+      base_url: z.url().optional(),
+      model: z.string().optional(),
+      api_key_ref: z.string().optional(),
+      max_file_mb: z.number().int().min(1).max(200).default(20),
+    }).strict().default({ max_file_mb: 20 }),
+    plugins: z.record(z.string(), z.unknown()).default({}),
+    oauth: z.record(z.string(), z.object({ client_id: z.string(), client_secret_ref: z.string().optional() }).strict()).default({}),
+  }).strict().default({} as never),
+  providers: z.record(z.string().regex(/^[a-z0-9_-]+$/i), providerSchema).default({}),
+  sandbox: z.object({
+    mode: z.enum(['strict', 'standard', 'open']).default('standard'),
+    allowed_roots: z.array(z.string()).default([]),
+    blocked_roots: z.array(z.string()).default([]),
+  }).loose().default({ mode: 'standard', allowed_roots: [], blocked_roots: [] }),
+  permissions: z.object({
+    mode: z.enum(['ask', 'auto', 'read_only']).default('ask'),
+    rules: z.array(permissionRule).default([]),
+  }).strict().default({ mode: 'ask', rules: [] }),
+  roles: z.record(z.string(), z.object({ tools: z.array(groupName).min(1) }).strict()).default({}),
+  audit: z.object({ retention_days: z.number().int().min(1).max(3650).default(90) }).strict().default({ retention_days: 90 }),
+  logging: z.object({ level: z.enum(['debug', 'info', 'warn', 'error']).default('info') }).strict().default({ level: 'info' }),
+  mcp: z.object({ servers: z.record(z.string(), z.unknown()).default({}) }).strict().default({ servers: {} }),
+}).strict().superRefine((config, context) => {
+  const primaries = Object.entries(config.providers).filter(([, provider]) => provider.primary);
+  if (primaries.length > 1) {
+    context.addIssue({
+      code: 'custom',
+      path: ['providers', primaries[1][0], 'primary'],
+      message: `only one provider may be primary (found ${primaries.map(([name]) => name).join(', ')})`,
+    });
+  }
+});
+
+export type FermixConfig = z.output<typeof configSchema>;

@@ -1,0 +1,174 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createDispatcher, type Handlers } from '../api/dispatcher.js';
+import { ensureHome, homePaths, resolveHome, type HomePaths } from '../config/home.js';
+import { loadConfig } from '../config/config-file.js';
+import type { FermixConfig } from '../config/schema.js';
+import { FERMIX_VERSION } from '../core/version.js';
+import { openDatabase, type Database } from '../store/database.js';
+import { createConversationStore } from '../store/conversations.js';
+import { createEventBus, type EventBus } from './event-bus.js';
+import { createHttpAuth } from './http-auth.js';
+import { createHttpServer } from './http-server.js';
+import { createControlSocket } from './control-socket.js';
+import { acquirePidLock } from './pid-lock.js';
+import { createLogger } from './logger.js';
+import { createDoctor } from './doctor.js';
+import { baseDoctorChecks } from './doctor-checks.js';
+import { packageRoot } from './package-root.js';
+import { SYSTEM_STREAM } from '../api/events.js';
+
+export interface DaemonOptions {
+  home?: string;
+  /** Overrides [fermix_web] port; 0 picks a free port. */
+  port?: number;
+  verbose?: boolean;
+  rendererDir?: string;
+}
+
+export interface RunningDaemon {
+  paths: HomePaths;
+  config: FermixConfig;
+  port: number;
+  url: string;
+  token: string;
+  events: EventBus;
+  db: Database;
+  stop(reason?: string): Promise<void>;
+  stopped: Promise<void>;
+}
+
+/**
+ * THE composition root: the only place that knows every module and wires them together.
+ * Both hosts use it: `fermix daemon` (plain Node) and the Electron main process (main/shell).
+ */
+export async function startDaemon(options: DaemonOptions = {}): Promise<RunningDaemon> {
+  const paths = homePaths(options.home ?? resolveHome());
+  ensureHome(paths);
+  // Config errors stop start-up before anything is locked or opened.
+  const { config } = loadConfig(paths.config);
+  const logger = createLogger({ file: paths.logFile, level: options.verbose ? 'debug' : config.logging.level, stderr: options.verbose ?? false });
+  const lock = acquirePidLock(paths.pidFile);
+  const cleanups: (() => Promise<void> | void)[] = [() => lock.release()];
+  const startedAt = new Date();
+  const lifetime = new AbortController();
+  let inFlight = 0;
+
+  try {
+    const db = openDatabase(paths.database, { ownsDaemonLock: true });
+    cleanups.unshift(() => db.close());
+    const conversations = createConversationStore(db);
+    const events = createEventBus();
+    const doctor = createDoctor();
+    for (const check of baseDoctorChecks(paths, { insideDaemon: true })) doctor.register(check);
+
+    let stopRequested: (reason: string) => void = () => {};
+    const auth = createHttpAuth();
+    let httpUrl: string | null = null;
+
+    const handlers: Partial<Handlers> = {
+      'system.health': () => ({ live: true, ...readiness() }),
+      'system.status': () => ({
+        pid: process.pid,
+        version: FERMIX_VERSION,
+        started_at: startedAt.toISOString(),
+        uptime_s: Math.round((Date.now() - startedAt.getTime()) / 1000),
+        home: paths.home,
+        http_url: httpUrl,
+        socket: paths.socket,
+        in_flight: inFlight,
+      }),
+      'system.stop': () => {
+        // Answer first, then stop: the caller waits for the pid to disappear.
+        setTimeout(() => stopRequested('stop requested over the API'), 10);
+        return { stopping: true as const, pid: process.pid };
+      },
+      'system.doctor': async () => ({ checks: await doctor.run() }),
+      'conversations.create': (input) => {
+        const row = conversations.create(input.title);
+        events.emit(row.id, 'conversation.created', { id: row.id, title: row.title });
+        return row;
+      },
+      'conversations.list': (input) => ({ conversations: conversations.list(input.limit) }),
+      'conversations.get': (input) => ({ conversation: conversations.get(input.id), messages: conversations.messages(input.id) }),
+      'conversations.rename': (input) => {
+        const row = conversations.rename(input.id, input.title);
+        events.emit(row.id, 'conversation.updated', { id: row.id, title: row.title });
+        return row;
+      },
+      'events.replay': (input) => events.replay(input.stream, input.after_seq),
+    };
+
+    const components = { store: true, http: false, socket: false };
+    function readiness() {
+      const not_ready = Object.entries(components)
+        .filter(([, ready]) => !ready)
+        .map(([component]) => ({ component, reason: 'starting' }));
+      return { ready: not_ready.length === 0, not_ready };
+    }
+
+    const inner = createDispatcher(handlers, { onInternalError: (method, error) => logger.error('api method failed', { method, error: String((error as Error)?.stack ?? error) }) });
+    const dispatcher = {
+      async dispatch(method: string, input: unknown, context: Parameters<typeof inner.dispatch>[2]) {
+        inFlight += 1;
+        try {
+          return await inner.dispatch(method, input, { ...context, signal: context.signal ?? lifetime.signal });
+        } finally {
+          inFlight -= 1;
+        }
+      },
+    };
+
+    const http = createHttpServer({
+      dispatcher,
+      events,
+      auth,
+      rendererDir: options.rendererDir ?? join(packageRoot(), 'out', 'renderer'),
+      readiness,
+      onError: (message, error) => logger.error(message, { error: String(error) }),
+    });
+    const port = await http.listen(options.port ?? config.fermix_web.port);
+    cleanups.unshift(() => http.close());
+    components.http = true;
+    httpUrl = `http://127.0.0.1:${port}/`;
+
+    const socket = createControlSocket({ path: paths.socket, dispatcher, onError: (message, error) => logger.warn(message, { error: String(error) }) });
+    await socket.listen();
+    cleanups.unshift(() => socket.close());
+    components.socket = true;
+
+    const url = `${httpUrl}#token=${auth.token}`;
+    // The CLI reads this to print the window URL (`fermix status`); 0600 because it holds the token.
+    writeFileSync(paths.runtimeInfo, JSON.stringify({ pid: process.pid, port, url, version: FERMIX_VERSION, started_at: startedAt.toISOString() }, null, 2), { mode: 0o600 });
+    cleanups.unshift(() => rmSync(paths.runtimeInfo, { force: true }));
+    logger.info('daemon started', { pid: process.pid, port, home: paths.home, version: FERMIX_VERSION });
+
+    let resolveStopped: () => void = () => {};
+    const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));
+    let stopping: Promise<void> | undefined;
+    const stop = (reason = 'stopped') => {
+      stopping ??= (async () => {
+        logger.info('daemon stopping', { reason, in_flight: inFlight });
+        events.emit(SYSTEM_STREAM, 'daemon.stopping', { reason });
+        lifetime.abort(new Error(`daemon ${reason}`));
+        for (const cleanup of cleanups) {
+          try {
+            await cleanup();
+          } catch (error) {
+            logger.error('cleanup failed', { error: String(error) });
+          }
+        }
+        logger.info('daemon stopped', { reason });
+        logger.close();
+        resolveStopped();
+      })();
+      return stopping;
+    };
+    stopRequested = (reason) => void stop(reason);
+    return { paths, config, port, url, token: auth.token, events, db, stop, stopped };
+  } catch (error) {
+    for (const cleanup of cleanups) await cleanup();
+    logger.close();
+    throw error;
+  }
+}

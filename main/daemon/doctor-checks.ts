@@ -1,0 +1,86 @@
+import { existsSync, statSync } from 'node:fs';
+import { loosePermissions, type HomePaths } from '../config/home.js';
+import { loadConfig } from '../config/config-file.js';
+import { isFermixError } from '../core/errors.js';
+import { openDatabase } from '../store/database.js';
+import { readPid, isProcessAlive } from './pid-lock.js';
+import { callDaemon } from '../cli/control-client.js';
+import type { DoctorCheck } from './doctor.js';
+
+/**
+ * The first doctor rows: home permissions, config validity, daemon socket, database, log activity.
+ * `insideDaemon` avoids the daemon opening its own database twice or calling itself over the socket.
+ */
+export function baseDoctorChecks(paths: HomePaths, options: { insideDaemon: boolean }): DoctorCheck[] {
+  return [
+    {
+      id: 'home_permissions',
+      title: 'home permissions',
+      run() {
+        if (!existsSync(paths.home)) return { status: 'WARN', detail: `${paths.home} does not exist yet`, fix: 'Run `fermix daemon` once; it creates the home.' };
+        const loose = loosePermissions(paths);
+        return loose.length
+          ? { status: 'FAIL', detail: `readable by other accounts: ${loose.join(', ')}`, fix: `chmod 700 ${loose.map((entry) => entry.split(' ')[0]).join(' ')}` }
+          : { status: 'OK', detail: 'home directories are private (0700)', fix: '' };
+      },
+    },
+    {
+      id: 'config',
+      title: 'config',
+      run() {
+        try {
+          const loaded = loadConfig(paths.config);
+          return { status: 'OK', detail: loaded.exists ? `${paths.config} is valid` : 'no config.toml yet (all defaults)', fix: '' };
+        } catch (error) {
+          if (!isFermixError(error)) throw error;
+          return { status: 'FAIL', detail: error.message, fix: error.hint };
+        }
+      },
+    },
+    {
+      id: 'daemon_socket',
+      title: 'daemon socket',
+      async run() {
+        if (options.insideDaemon) return { status: 'OK', detail: `serving ${paths.socket}`, fix: '' };
+        const pid = readPid(paths.pidFile);
+        if (pid === undefined || !isProcessAlive(pid)) return { status: 'WARN', detail: 'daemon not running', fix: 'Start it with `fermix daemon` (or `npm start`).' };
+        try {
+          await callDaemon(paths.socket, 'system.health', {}, 3000);
+          const mode = statSync(paths.socket).mode & 0o777;
+          return mode === 0o600
+            ? { status: 'OK', detail: `pid ${pid} answers on ${paths.socket}`, fix: '' }
+            : { status: 'FAIL', detail: `socket mode is ${mode.toString(8)}, not 600`, fix: '`fermix restart` recreates it with mode 0600' };
+        } catch (error) {
+          return { status: 'FAIL', detail: `pid ${pid} is alive but the socket does not answer: ${(error as Error).message}`, fix: '`fermix restart`' };
+        }
+      },
+    },
+    {
+      id: 'database',
+      title: 'database',
+      run() {
+        if (options.insideDaemon) return { status: 'OK', detail: `${paths.database} open`, fix: '' };
+        if (!existsSync(paths.database)) return { status: 'N/A', detail: 'no database yet', fix: '' };
+        const pid = readPid(paths.pidFile);
+        if (pid !== undefined && isProcessAlive(pid)) return { status: 'OK', detail: `held open by the daemon (pid ${pid})`, fix: '' };
+        try {
+          const db = openDatabase(paths.database, { ownsDaemonLock: false });
+          const version = db.schemaVersion();
+          db.close();
+          return { status: 'OK', detail: `schema version ${version}`, fix: '' };
+        } catch (error) {
+          return { status: 'FAIL', detail: (error as Error).message, fix: 'Start the daemon (`fermix daemon`), which clears a stale lock left by a crash.' };
+        }
+      },
+    },
+    {
+      id: 'recent_log_activity',
+      title: 'log activity',
+      run() {
+        if (!existsSync(paths.logFile)) return { status: 'N/A', detail: 'no log file yet', fix: '' };
+        const ageMinutes = (Date.now() - statSync(paths.logFile).mtimeMs) / 60_000;
+        return { status: 'OK', detail: `last write ${ageMinutes < 1 ? 'under a minute' : `${Math.round(ageMinutes)} min`} ago`, fix: '' };
+      },
+    },
+  ];
+}

@@ -1,0 +1,61 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+
+export const SESSION_COOKIE = 'fermix_session';
+
+/**
+ * Loopback HTTP auth (ARCHITECTURE §3): a random per-run token, traded by the page for an HttpOnly,
+ * SameSite=Strict session cookie; Host and Origin pinned to the bound address against DNS rebinding.
+ */
+export function createHttpAuth(token = randomBytes(32).toString('base64url')) {
+  const sessions = new Set<string>();
+  let port = 0;
+  const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  const allowedOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+
+  function safeEqual(a: string, b: string): boolean {
+    const left = Buffer.from(a);
+    const right = Buffer.from(b);
+    return left.length === right.length && timingSafeEqual(left, right);
+  }
+
+  function cookieValue(request: IncomingMessage, name: string): string | undefined {
+    const header = request.headers.cookie;
+    if (!header) return undefined;
+    for (const part of header.split(';')) {
+      const [key, ...rest] = part.trim().split('=');
+      if (key === name) return rest.join('=');
+    }
+    return undefined;
+  }
+
+  return {
+    token,
+    setPort(value: number) {
+      port = value;
+    },
+    /** 403 reason, or undefined when Host (and Origin, if sent) name the bound loopback address. */
+    checkHostAndOrigin(request: IncomingMessage): string | undefined {
+      const host = request.headers.host;
+      if (!host || !allowedHosts().has(host.toLowerCase())) return `Host header "${host ?? ''}" is not this daemon's address`;
+      const origin = request.headers.origin;
+      if (origin !== undefined && !allowedOrigins().has(origin.toLowerCase())) return `Origin "${origin}" is not allowed`;
+      return undefined;
+    },
+    isAuthenticated(request: IncomingMessage): boolean {
+      const authorization = request.headers.authorization;
+      if (authorization?.startsWith('Bearer ') && safeEqual(authorization.slice(7).trim(), token)) return true;
+      const session = cookieValue(request, SESSION_COOKIE);
+      return session !== undefined && sessions.has(session);
+    },
+    /** Returns a Set-Cookie value for a valid token, or undefined. */
+    exchange(candidate: unknown): string | undefined {
+      if (typeof candidate !== 'string' || !safeEqual(candidate, token)) return undefined;
+      const session = randomBytes(32).toString('base64url');
+      sessions.add(session);
+      return `${SESSION_COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/`;
+    },
+  };
+}
+
+export type HttpAuth = ReturnType<typeof createHttpAuth>;
