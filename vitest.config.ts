@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    globalSetup: ['./vitest.setup-build.ts'],
     projects: [
       {
         test: {

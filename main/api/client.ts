@@ -9,7 +9,7 @@ export interface ClientTransport {
 }
 
 export interface ApiClient {
-  call<M extends MethodName>(method: M, ...input: {} extends InputOf<M> ? [InputOf<M>?] : [InputOf<M>]): Promise<OutputOf<M>>;
+  call<M extends MethodName>(method: M, ...input: Record<string, never> extends InputOf<M> ? [InputOf<M>?] : [InputOf<M>]): Promise<OutputOf<M>>;
   subscribe(listener: (event: EventEnvelope) => void): () => void;
 }
 

@@ -2,8 +2,11 @@ import { parseArgs } from 'node:util';
 import { homePaths, resolveHome } from '../config/home.js';
 import { FERMIX_VERSION } from '../core/version.js';
 import { EXIT, UsageError, processIo, reportError, type CliIo } from './output.js';
-import { restartDaemon, runDaemonVerb, stopDaemon } from './verbs/lifecycle.js';
-import { configVerb, DEFAULT_TAIL_LINES, doctorVerb, healthVerb, logsVerb, statusVerb } from './verbs/info.js';
+
+// Verbs are imported on demand so that quick verbs do not load the daemon's modules.
+const lifecycle = () => import('./verbs/lifecycle.js');
+const info = () => import('./verbs/info.js');
+const DEFAULT_TAIL_LINES = 100;
 
 export const USAGE = `fermix ${FERMIX_VERSION} — your personal AI agent
 
@@ -62,21 +65,21 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         return EXIT.ok;
       case 'daemon':
       case 'run':
-        return await runDaemonVerb(io, { home: paths.home, port: parsePort(values.port), verbose: values.verbose ?? false });
+        return await (await lifecycle()).runDaemonVerb(io, { home: paths.home, port: parsePort(values.port), verbose: values.verbose ?? false });
       case 'status':
-        return await statusVerb(io, paths, json);
+        return await (await info()).statusVerb(io, paths, json);
       case 'health':
-        return await healthVerb(io, paths, json);
+        return await (await info()).healthVerb(io, paths, json);
       case 'stop':
-        return await stopDaemon(io, paths, grace);
+        return await (await lifecycle()).stopDaemon(io, paths, grace);
       case 'restart':
-        return await restartDaemon(io, paths, grace, parsePort(values.port));
+        return await (await lifecycle()).restartDaemon(io, paths, grace, parsePort(values.port));
       case 'doctor':
-        return await doctorVerb(io, paths, json);
+        return await (await info()).doctorVerb(io, paths, json);
       case 'config':
-        return configVerb(io, paths, sub, json);
+        return (await info()).configVerb(io, paths, sub, json);
       case 'logs':
-        return await logsVerb(io, paths, values.lines === undefined ? DEFAULT_TAIL_LINES : Number(values.lines), values.follow ?? false);
+        return await (await info()).logsVerb(io, paths, values.lines === undefined ? DEFAULT_TAIL_LINES : Number(values.lines), values.follow ?? false);
       default:
         throw new UsageError(`unknown verb "${verb}"`);
     }

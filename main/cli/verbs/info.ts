@@ -3,7 +3,7 @@ import type { HomePaths } from '../../config/home.js';
 import { loadConfig } from '../../config/config-file.js';
 import { baseDoctorChecks } from '../../daemon/doctor-checks.js';
 import { createDoctor, doctorExitCode, formatDoctorRows } from '../../daemon/doctor.js';
-import { DEFAULT_TAIL_LINES, followFile, readLastLines } from '../../daemon/log-tail.js';
+import { followFile, readLastLines } from '../../daemon/log-tail.js';
 import { callDaemon } from '../control-client.js';
 import { EXIT, UsageError, type CliIo } from '../output.js';
 
@@ -60,4 +60,4 @@ export async function logsVerb(io: CliIo, paths: HomePaths, lines: number, follo
   return EXIT.ok;
 }
 
-export { DEFAULT_TAIL_LINES };
+

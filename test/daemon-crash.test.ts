@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openDatabase } from '../main/store/database.js';
+import { apiCall, isAlive, runFermix, runFermixAsync, startDaemonProcess, tempHome, waitFor } from './support/daemon-process.js';
+
+describe('crash safety', () => {
+  it('keeps every acknowledged row after SIGKILL mid-write, and restarts on an openable database', async () => {
+    const home = tempHome();
+    const daemon = await startDaemonProcess(home);
+    const acknowledged: string[] = [];
+    let killed = false;
+    // Four writers hammer the daemon; the kill lands while requests are in flight.
+    const writer = async () => {
+      while (!killed) {
+        try {
+          const response = await apiCall(daemon, 'conversations.create', { title: `row ${acknowledged.length}` });
+          if (response.status === 200 && !killed) acknowledged.push(response.body.result.id);
+        } catch {
+          return; // connection reset by the kill: not acknowledged
+        }
+      }
+    };
+    const writers = [writer(), writer(), writer(), writer()];
+    await waitFor(() => acknowledged.length >= 60, 20_000, '60 acknowledged writes');
+    const beforeKill = [...acknowledged];
+    process.kill(daemon.pid, 'SIGKILL');
+    killed = true;
+    await daemon.exited;
+    await Promise.all(writers);
+    expect(beforeKill.length).toBeGreaterThanOrEqual(60);
+
+    // The SIGKILL may leave node-sqlite3-wasm's lock directory behind; the next daemon must clear it.
+    mkdirSync(join(home, 'fermix.db.lock'), { recursive: true });
+    const restarted = await startDaemonProcess(home);
+    try {
+      for (const id of beforeKill) {
+        const found = await apiCall(restarted, 'conversations.get', { id });
+        expect(found.status, `acknowledged row ${id} lost`).toBe(200);
+      }
+      const listed = await apiCall(restarted, 'conversations.list', { limit: 500 });
+      expect(listed.body.result.conversations.length).toBeGreaterThanOrEqual(beforeKill.length);
+      expect(existsSync(join(home, 'fermix.db.lock'))).toBe(false);
+    } finally {
+      restarted.child.kill('SIGTERM');
+      await restarted.exited;
+    }
+    // And the file itself opens cleanly once the daemon is gone.
+    const db = openDatabase(join(home, 'fermix.db'), { ownsDaemonLock: false });
+    expect(db.schemaVersion()).toBeGreaterThanOrEqual(1);
+    expect(db.get<{ n: number }>('SELECT COUNT(*) AS n FROM conversations')!.n).toBeGreaterThanOrEqual(beforeKill.length);
+    db.close();
+  });
+});
+
+describe('stop and restart', () => {
+  it('`fermix stop` waits for the pid to be gone', async () => {
+    const home = tempHome();
+    const daemon = await startDaemonProcess(home);
+    const stopped = await runFermixAsync(home, ['stop']);
+    expect(stopped.code).toBe(0);
+    expect(stopped.stdout).toContain(`stopped (pid ${daemon.pid})`);
+    expect(isAlive(daemon.pid)).toBe(false);
+    expect(runFermix(home, ['stop']).code).toBe(3);
+  });
+
+  it('`fermix stop` escalates to SIGKILL when the process ignores the request past the grace period', async () => {
+    const home = tempHome();
+    mkdirSync(join(home, 'run'), { recursive: true });
+    // A wedged daemon: holds the pid file, has no socket, ignores SIGTERM.
+    const wedged = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000); console.log('ready')"], { stdio: ['ignore', 'pipe', 'ignore'] });
+    await new Promise((resolve) => wedged.stdout!.once('data', resolve));
+    writeFileSync(join(home, 'run', 'daemon.pid'), `${wedged.pid}\n`);
+    const exited = new Promise((resolve) => wedged.once('exit', (_code, signal) => resolve(signal)));
+    const result = await runFermixAsync(home, ['stop', '--grace', '500']);
+    expect(result.stderr).toContain('sending SIGKILL');
+    expect(result.code).toBe(0);
+    expect(await exited).toBe('SIGKILL');
+  });
+
+  it('`fermix restart` replaces the running daemon with a new pid that answers', async () => {
+    const home = tempHome();
+    const daemon = await startDaemonProcess(home);
+    const restarted = await runFermixAsync(home, ['restart', '--port', '0']);
+    expect(restarted.code, restarted.stderr).toBe(0);
+    expect(isAlive(daemon.pid)).toBe(false);
+    const status = runFermix(home, ['status', '--json']);
+    expect(status.code).toBe(0);
+    const pid = JSON.parse(status.stdout).result.pid as number;
+    expect(pid).not.toBe(daemon.pid);
+    expect(runFermix(home, ['stop']).code).toBe(0);
+    expect(isAlive(pid)).toBe(false);
+  });
+});
+
+describe('start-up refuses a bad config', () => {
+  it('names the file, line and key of an unknown key in a strict section', () => {
+    const home = tempHome();
+    writeFileSync(join(home, 'config.toml'), '[providers.local]\ntype = "openai-compatible"\nmodel = "qwen3"\nbase_urll = "http://127.0.0.1:11434/v1"\n');
+    const result = runFermix(home, ['daemon', '--port', '0']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`${join(home, 'config.toml')}:4`);
+    expect(result.stderr).toContain('providers.local.base_urll');
+    expect(existsSync(join(home, 'run', 'daemon.pid'))).toBe(false);
+    const validate = runFermix(home, ['config', 'validate']);
+    expect(validate.code).toBe(1);
+    expect(validate.stderr).toContain('unknown key');
+  });
+
+  it('names the line of a TOML syntax error', () => {
+    const home = tempHome();
+    writeFileSync(join(home, 'config.toml'), '[fermix_web]\nport = 4030\n[sandbox\nmode = "strict"\n');
+    const result = runFermix(home, ['config', 'validate']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/config\.toml:3/);
+    expect(result.stderr).toContain('syntax');
+  });
+});
