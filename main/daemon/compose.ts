@@ -1,6 +1,6 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createDispatcher, type Handlers } from '../api/dispatcher.js';
+import { createDispatcher, type Dispatcher, type Handlers } from '../api/dispatcher.js';
 import { ensureHome, homePaths, resolveHome, type HomePaths } from '../config/home.js';
 import { loadConfig } from '../config/config-file.js';
 import type { FermixConfig } from '../config/schema.js';
@@ -33,6 +33,8 @@ export interface RunningDaemon {
   url: string;
   token: string;
   events: EventBus;
+  /** The one router; the Electron shell adapts IPC to it. */
+  dispatcher: Dispatcher;
   db: Database;
   stop(reason?: string): Promise<void>;
   stopped: Promise<void>;
@@ -108,7 +110,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     }
 
     const inner = createDispatcher(handlers, { onInternalError: (method, error) => logger.error('api method failed', { method, error: String((error as Error)?.stack ?? error) }) });
-    const dispatcher = {
+    const dispatcher: Dispatcher = {
       async dispatch(method: string, input: unknown, context: Parameters<typeof inner.dispatch>[2]) {
         inFlight += 1;
         try {
@@ -165,7 +167,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       return stopping;
     };
     stopRequested = (reason) => void stop(reason);
-    return { paths, config, port, url, token: auth.token, events, db, stop, stopped };
+    return { paths, config, port, url, token: auth.token, events, dispatcher, db, stop, stopped };
   } catch (error) {
     for (const cleanup of cleanups) await cleanup();
     logger.close();

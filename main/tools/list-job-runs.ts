@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { defineBuiltin } from './define-builtin.js';
+import { jobId } from './job-fields.js';
+
+export const listJobRunsInput = z.object({
+  job_id: jobId('Id of the job whose runs to list.'),
+  status: z.enum(['queued', 'running', 'ok', 'error']).optional().describe('Only runs with this status (ok means the loop finished; check tool_failures).'),
+  limit: z.number().int().min(1).max(100).default(20).describe('Maximum runs to return, newest first (default 20, max 100).'),
+});
+
+export const listJobRuns = defineBuiltin({
+  name: 'list_job_runs',
+  description: "List past runs for a scheduled job: status, trigger, timing, final response, tool failures and error.",
+  policy_class: 'read_only',
+  category: 'scheduling',
+  input: listJobRunsInput,
+  when_to_use: 'Check that a job is firing, or read what its past runs produced.',
+  examples: [{ args: { job_id: 'morning_digest', status: 'error', limit: 5 }, note: 'see recent failed runs' }],
+  failure_modes: [
+    { tag: 'missing_job_id', description: 'job_id is absent or blank' },
+    { tag: 'registry_failed', description: 'the run query failed' },
+  ],
+  scope_requirements: ['jobs:read'],
+});

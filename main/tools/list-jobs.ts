@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { defineBuiltin } from './define-builtin.js';
+
+export const listJobsInput = z.object({
+  state: z.string().optional().describe('Only jobs in this state, e.g. scheduled, running, paused, disabled or expired.'),
+});
+
+export const listJobs = defineBuiltin({
+  name: 'list_jobs',
+  description: 'List existing scheduled jobs and their current state.',
+  policy_class: 'read_only',
+  category: 'scheduling',
+  input: listJobsInput,
+  when_to_use: 'Find a job id, or check which jobs exist and whether they are paused.',
+  examples: [
+    { args: {}, note: 'list every job' },
+    { args: { state: 'paused' }, note: 'list paused jobs' },
+  ],
+  failure_modes: [{ tag: 'registry_failed', description: 'the job query failed' }],
+  scope_requirements: ['jobs:read'],
+});

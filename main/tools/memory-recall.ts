@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { defineBuiltin } from './define-builtin.js';
+
+export const memoryRecallInput = z.object({
+  key: z.string().optional().describe('Exact key of one stored memory. Omit key and search to list this conversation\'s memories.'),
+  search: z.string().optional().describe('Full-text search over stored memories and/or past conversation history.'),
+  scope: z
+    .enum(['current', 'owner', 'all'])
+    .default('current')
+    .describe('Whose memories to search: current (this conversation, default), owner, or all.'),
+  source: z
+    .enum(['memories', 'history', 'all'])
+    .default('memories')
+    .describe('What to search: memories (default), history (past conversations), or all.'),
+});
+
+export const memoryRecall = defineBuiltin({
+  name: 'memory_recall',
+  description:
+    "Look up a stored memory by key, list this conversation's memories, or search stored memories and past conversation history.",
+  policy_class: 'read_only',
+  category: 'memory',
+  input: memoryRecallInput,
+  when_to_use: 'Recall a fact the owner told you before, or find what was said in an earlier conversation.',
+  examples: [
+    { args: { key: 'timezone' }, note: 'recall one fact by key' },
+    { args: { search: 'dentist appointment', source: 'all', scope: 'owner' }, note: 'search memories and history' },
+  ],
+  failure_modes: [
+    { tag: 'not_found', description: 'no memory has that key, or the search matched nothing' },
+    { tag: 'missing_context', description: 'no conversation context is available' },
+    { tag: 'search_failed', description: 'the full-text search failed' },
+  ],
+  scope_requirements: ['memory:read'],
+});

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { defineBuiltin } from './define-builtin.js';
+
+export const MEMORY_CATEGORIES = ['identity', 'preference', 'interest', 'goal', 'context', 'directive'] as const;
+
+export const memoryStoreInput = z.object({
+  key: z.string().min(1).describe("Short unique key for the memory, e.g. 'timezone' or 'project_name'."),
+  value: z.string().min(1).describe('The fact to remember.'),
+  category: z
+    .enum(MEMORY_CATEGORIES)
+    .optional()
+    .describe('identity, preference, interest or goal (kept in USER.md); context or directive (kept in MEMORY.md).'),
+  scope: z
+    .enum(['owner', 'agent', 'conversation'])
+    .optional()
+    .describe('Where the memory belongs; the admission pipeline decides when omitted (and in shared chats).'),
+});
+
+export const memoryStore = defineBuiltin({
+  name: 'memory_store',
+  description: 'Persist a memory candidate through the admission pipeline (validation, confidence, scope, de-duplication).',
+  policy_class: 'read_write',
+  category: 'memory',
+  input: memoryStoreInput,
+  when_to_use: 'Remember a durable fact or preference the owner stated, so later conversations can use it.',
+  examples: [
+    { args: { key: 'timezone', value: 'Europe/Lisbon', category: 'identity' }, note: 'remember a fact about the owner' },
+  ],
+  failure_modes: [
+    { tag: 'missing_parameters', description: 'key or value is absent or blank' },
+    { tag: 'missing_context', description: 'no conversation context is available' },
+    { tag: 'store_failed', description: 'the admission pipeline or the memory backend rejected the write' },
+  ],
+  scope_requirements: ['memory:write'],
+  // The value is the owner's personal data; the audit keeps the key, not the value.
+  audit_behavior: 'redact_args',
+  metadata: { secret_fields: ['value'] },
+});

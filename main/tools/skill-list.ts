@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { defineBuiltin } from './define-builtin.js';
+
+export const skillListInput = z.object({});
+
+export const skillListOutput = z.object({
+  skills: z.array(
+    z.object({
+      name: z.string(),
+      description: z.string(),
+      trust: z.string().describe('operator (bundled or local) or guest (plugin-shipped).'),
+    }),
+  ),
+});
+
+export const skillList = defineBuiltin({
+  name: 'skill_list',
+  description: 'List installed skills available to the agent, with name, description and trust.',
+  policy_class: 'read_only',
+  category: 'system',
+  input: skillListInput,
+  output: skillListOutput,
+  when_to_use: 'Discover which skills exist before viewing or running one (subagents have no skill catalog in their prompt).',
+  examples: [{ args: {}, note: 'list all installed skills' }],
+  failure_modes: [{ tag: 'registry_unavailable', description: 'the skill registry could not be queried' }],
+  scope_requirements: ['skills:read'],
+});

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { defineBuiltin } from './define-builtin.js';
+import { skillName } from './skill-name.js';
+
+export const skillRunInput = z.object({
+  name: skillName('Installed skill name, from the skill catalog or skill_list.'),
+  task: z.string().min(1).describe('Clear work request for the skill.'),
+  context: z.string().optional().describe('Context from this conversation the skill needs.'),
+});
+
+export const skillRun = defineBuiltin({
+  name: 'skill_run',
+  description: "Run an installed skill by name as a delegated sub-run, confined to the skill's own allowed tools.",
+  policy_class: 'exec',
+  category: 'skill_admin',
+  input: skillRunInput,
+  when_to_use: 'A skill should do the work itself (as a sub-run) rather than only inform the current turn.',
+  examples: [
+    { args: { name: 'weekly_report', task: 'Draft this week\'s report from notes/2025-w14.md.' }, note: 'delegate a task to a skill' },
+  ],
+  failure_modes: [
+    { tag: 'unknown_skill', description: 'no installed skill has that name' },
+    { tag: 'invalid_skill_name', description: 'name has unsupported characters or is too long' },
+    { tag: 'max_depth', description: 'skills nested more than 4 levels deep' },
+    { tag: 'timeout', description: 'the skill run exceeded its timeout' },
+  ],
+  scope_requirements: ['skills:read', 'agent:delegate'],
+});
