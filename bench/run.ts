@@ -1,0 +1,25 @@
+// `npm run bench`: runs every suite and writes bench/results.json (machine-readable), printing a table.
+import { writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import type { Metric } from './metric.js';
+
+const suites: Record<string, () => Promise<{ run(): Promise<Metric[]> }>> = {
+  'daemon-startup': () => import('./suites/daemon-startup.js'),
+};
+
+const only = process.argv.slice(2);
+const results: Record<string, Metric[]> = {};
+for (const [name, load] of Object.entries(suites)) {
+  if (only.length && !only.includes(name)) continue;
+  const started = Date.now();
+  results[name] = await (await load()).run();
+  console.log(`\n${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  for (const m of results[name]) {
+    const goal = m.goal === undefined ? '' : `  goal ${m.direction === 'lower' ? '≤' : '≥'} ${m.goal} ${m.met ? 'met' : 'NOT met'}`;
+    console.log(`  ${m.name.padEnd(44)} ${String(m.value).padStart(10)} ${m.unit}${goal}${m.note ? `  (${m.note})` : ''}`);
+  }
+}
+const file = join(import.meta.dirname, 'results.json');
+writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: cpus().length, memory_gb: Math.round(totalmem() / 2 ** 30), suites: results }, null, 2));
+console.log(`\nwrote ${file}`);
