@@ -1,0 +1,136 @@
+/**
+ * Pending approvals: the loop parks on `request`, the UI lists the cards and answers once / always /
+ * deny. An "always" answer stores exactly the rule shown on the card (`always_covers`) BEFORE the person
+ * agrees, so nobody approves a broader rule than they saw: the capability name plus the exact canonical
+ * argument string (glob-escaped, so it contains no wildcard).
+ */
+import { FermixError } from '../errors.js';
+import type { Capability, Origin, PolicyClass } from './capability.js';
+import { redactSecrets, type ApprovalAnswer } from './audit-record.js';
+import { onAbort } from './runtime.js';
+import { canonicalArgs, escapeGlob, type CanonicalArgs, type Rule, type RuleStore } from './rules.js';
+
+export const APPROVAL_ANSWERS: readonly ApprovalAnswer[] = ['once', 'always', 'deny'];
+
+export interface ApprovalRequest {
+  capability: Capability;
+  args: Record<string, unknown>;
+  /** Why it needs approval (the gate's reason). */
+  reason: string;
+  origin?: Origin;
+  conversation_id?: string;
+  /** Aborting removes the card and rejects with `cancelled` (turn stopped, window closed). */
+  signal?: AbortSignal;
+}
+
+export interface PendingApproval {
+  id: string;
+  capability: string;
+  policy_class: PolicyClass;
+  /** Arguments as shown on the card: everything except secret-shaped values. */
+  args: unknown;
+  argument: CanonicalArgs;
+  reason: string;
+  /** Exactly the rule an "always" answer stores. */
+  always_covers: Rule;
+  origin: Origin | null;
+  conversation_id: string | null;
+  requested_at: string;
+}
+
+export type ApprovalEvent =
+  | { type: 'requested'; approval: PendingApproval }
+  | { type: 'answered'; approval: PendingApproval; answer: ApprovalAnswer }
+  | { type: 'cancelled'; approval: PendingApproval };
+
+export interface ApprovalQueue {
+  request(request: ApprovalRequest): Promise<ApprovalAnswer>;
+  list(): PendingApproval[];
+  answer(id: string, answer: ApprovalAnswer): void;
+  subscribe(listener: (event: ApprovalEvent) => void): () => void;
+}
+
+export interface ApprovalQueueOptions {
+  rules: RuleStore;
+  now?: () => number;
+  newId?: () => string;
+}
+
+export function alwaysRuleFor(cap: Capability, args: Record<string, unknown>): Rule {
+  return { permission: cap.name, pattern: escapeGlob(canonicalArgs(cap, args).value), action: 'allow', source: 'always-answer' };
+}
+
+export function createApprovalQueue(options: ApprovalQueueOptions): ApprovalQueue {
+  const now = options.now ?? Date.now;
+  let counter = 0;
+  const newId = options.newId ?? (() => `approval-${(counter += 1)}`);
+  const pending = new Map<string, { approval: PendingApproval; resolve: (a: ApprovalAnswer) => void; detach: () => void }>();
+  const listeners = new Set<(event: ApprovalEvent) => void>();
+  const emit = (event: ApprovalEvent) => {
+    for (const listener of [...listeners]) listener(event);
+  };
+
+  return {
+    request(request) {
+      const cap = request.capability;
+      const approval: PendingApproval = {
+        id: newId(),
+        capability: cap.name,
+        policy_class: cap.policy_class,
+        args: redactSecrets(request.args, Array.isArray(cap.metadata.secret_fields) ? cap.metadata.secret_fields : []),
+        argument: canonicalArgs(cap, request.args),
+        reason: request.reason,
+        always_covers: alwaysRuleFor(cap, request.args),
+        origin: request.origin ?? null,
+        conversation_id: request.conversation_id ?? null,
+        requested_at: new Date(now()).toISOString(),
+      };
+      return new Promise<ApprovalAnswer>((resolve, reject) => {
+        if (request.signal?.aborted) {
+          reject(cancelled(cap.name));
+          return;
+        }
+        const detach = onAbort(request.signal, () => {
+          if (!pending.delete(approval.id)) return;
+          reject(cancelled(cap.name));
+          emit({ type: 'cancelled', approval });
+        });
+        pending.set(approval.id, { approval, resolve, detach });
+        emit({ type: 'requested', approval });
+      });
+    },
+    list() {
+      return [...pending.values()].map((entry) => entry.approval);
+    },
+    answer(id, answer) {
+      if (!APPROVAL_ANSWERS.includes(answer)) {
+        throw new FermixError({ code: 'invalid_answer', message: `Unknown approval answer ${JSON.stringify(answer)}.`, hint: 'Answer once, always or deny.' });
+      }
+      const entry = pending.get(id);
+      if (entry === undefined) {
+        throw new FermixError({
+          code: 'unknown_approval',
+          message: `No pending approval has id ${id}.`,
+          hint: 'It was already answered or cancelled; list the pending approvals again.',
+          data: { id },
+        });
+      }
+      pending.delete(id);
+      entry.detach();
+      // Store before resolving: the resumed call, and every later one, must already see the rule.
+      if (answer === 'always') options.rules.add({ ...entry.approval.always_covers });
+      entry.resolve(answer);
+      emit({ type: 'answered', approval: entry.approval, answer });
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  };
+}
+
+function cancelled(name: string): FermixError {
+  return new FermixError({ code: 'cancelled', message: `The approval request for ${name} was cancelled.`, hint: '' });
+}

@@ -1,0 +1,279 @@
+/**
+ * THE one invoke boundary (reference §2.1 `Capability.execute/3`): the agent loop, voice, the CLI,
+ * scheduled jobs, subagents and inbound MCP all call `execute`. In order:
+ *   unwrap tool_call → find → trust/policy filter → validate arguments → executor present? → gate
+ *   (→ approval) → run with timeout → truncate → audit.
+ * Every call writes exactly one audit record, refusals included, and refusals are written before
+ * anything runs. "No executor" is checked before the gate so nobody is asked to approve a call that
+ * cannot run.
+ */
+import { FermixError, isFermixError } from '../errors.js';
+import type { Capability, ExecutionContext, Origin, ToolResult, Trust } from './capability.js';
+import { buildAuditRecord, redactText, type ApprovalAnswer, type AuditInput, type AuditSink } from './audit-record.js';
+import type { ApprovalQueue } from './approvals.js';
+import { DEFAULT_TIMEOUT_MS } from './derive.js';
+import type { ListFilter } from './filter.js';
+import type { GateMode, PermissionGate, GateDecision } from './permission-gate.js';
+import type { CapabilityRegistry } from './registry.js';
+import type { Role } from './roles.js';
+import { newAbortController, onAbort, startTimer } from './runtime.js';
+import { truncateResult } from './truncate.js';
+import { createArgsValidator, type ArgsValidator } from './validate-args.js';
+
+/** Origins where nobody can answer an approval card; they can never claim to be interactive. */
+export const UNATTENDED_ORIGINS: ReadonlySet<Origin> = new Set<Origin>(['job', 'subagent', 'mcp-inbound']);
+
+export interface InvokeContext {
+  /** Missing = guest, never more. */
+  trust?: Trust | null;
+  origin: Origin;
+  conversationId?: string;
+  cwd?: string;
+  services?: Record<string, unknown>;
+  /** The turn's signal: aborting it cancels a parked approval and the running executor. */
+  signal?: AbortSignal;
+  /** False when the attended surface cannot show approval cards (e.g. a piped `fermix ask`). */
+  interactive?: boolean;
+  /** The caller's list options: the call is refused exactly when `list_for` would not show the tool. */
+  filter?: Omit<ListFilter, 'trust'>;
+  role?: Role | null;
+  mode?: GateMode;
+}
+
+export interface InvokerOptions {
+  registry: CapabilityRegistry;
+  gate: PermissionGate;
+  /** Without a queue, an `ask` decision is a denial. */
+  approvals?: ApprovalQueue;
+  audit: AuditSink;
+  now?: () => number;
+  /** Default 100,000 characters of tool output. */
+  maxOutputChars?: number;
+  /** An audit sink failure must not turn a completed call into an error. Default: unhandled rejection (loud). */
+  onAuditError?: (error: unknown) => void;
+}
+
+export interface Invoker {
+  execute(name: string, args: unknown, context: InvokeContext): Promise<ToolResult>;
+}
+
+const MAX_UNWRAP_DEPTH = 4;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * `tool_call {name, arguments}` → the real call, so policy, the gate and the audit see the real tool
+ * (reference §2.2). A malformed bridge call is left alone: tool_call's own executor answers it with
+ * corrective text. Arguments sent as a JSON string (a common model slip) are accepted when they parse
+ * to an object.
+ */
+export function unwrapToolCall(name: string, args: unknown): { name: string; args: unknown; unwrapped: boolean } {
+  let current = { name, args };
+  for (let depth = 0; depth < MAX_UNWRAP_DEPTH && current.name === 'tool_call' && isRecord(current.args); depth += 1) {
+    const inner = current.args;
+    let innerArgs = inner.arguments;
+    if (typeof innerArgs === 'string') {
+      try {
+        innerArgs = JSON.parse(innerArgs);
+      } catch {
+        break;
+      }
+    }
+    if (typeof inner.name !== 'string' || inner.name === '' || !isRecord(innerArgs)) break;
+    current = { name: inner.name, args: innerArgs };
+  }
+  return { ...current, unwrapped: current.name !== name };
+}
+
+function unknownCapability(name: string): FermixError {
+  return new FermixError({
+    code: 'unknown_capability',
+    message: `No capability is named ${name}.`,
+    hint: 'Run `fermix capabilities list` to see the registered names (the model can use tool_search).',
+    data: { name },
+  });
+}
+
+function notImplemented(cap: Capability): FermixError {
+  const planned = typeof cap.metadata.not_implemented === 'string' ? cap.metadata.not_implemented : null;
+  return new FermixError({
+    code: 'not_implemented',
+    message: `${cap.name} is registered but this build of Fermix desktop cannot run it yet${planned ? ` (${planned})` : ''}.`,
+    hint: cap.metadata.requires_setup ?? (planned ? `It arrives with ${planned}.` : 'Use another tool for now; `fermix capabilities list` shows what can run.'),
+    data: { name: cap.name, planned },
+  });
+}
+
+function permissionDenied(cap: Capability, decision: GateDecision): FermixError {
+  return new FermixError({
+    code: 'permission_denied',
+    message: `${cap.name} was not allowed: ${decision.reason}`,
+    hint: `Decided by ${decision.rule}. Change the permission rules in config.toml or the session mode to allow it.`,
+    data: { name: cap.name, rule: decision.rule, decision: decision.decision },
+  });
+}
+
+/** Non-Fermix errors become `tool_failed`; the message keeps one redacted line so the model can react. */
+function toToolError(cap: Capability, error: unknown): FermixError {
+  if (isFermixError(error)) return error;
+  const raw = error instanceof Error ? error.message : String(error);
+  const line = redactText(raw.split('\n')[0] ?? '').slice(0, 500);
+  return new FermixError({
+    code: 'tool_failed',
+    message: `${cap.name} failed: ${line || 'no error message'}.`,
+    hint: 'Check the arguments and try again; `fermix logs -n 50` shows the details.',
+    data: { name: cap.name },
+    cause: error,
+  });
+}
+
+export function createInvoker(options: InvokerOptions): Invoker {
+  const now = options.now ?? Date.now;
+  const validator: ArgsValidator = createArgsValidator();
+  const maxChars = options.maxOutputChars ?? 100_000;
+  const reportAuditError = options.onAuditError ?? ((error: unknown) => void Promise.reject(error));
+
+  function run(cap: Capability, args: Record<string, unknown>, context: InvokeContext, trust: Trust): Promise<ToolResult> {
+    const executor = cap.executor!;
+    const timeoutMs = typeof cap.timeout_ms === 'number' && cap.timeout_ms > 0 ? cap.timeout_ms : DEFAULT_TIMEOUT_MS;
+    const controller = newAbortController();
+    return new Promise<ToolResult>((resolve, reject) => {
+      let settled = false;
+      let stopTimer = () => {};
+      let detach = () => {};
+      const finish = (settle: () => void) => {
+        if (settled) return;
+        settled = true;
+        stopTimer();
+        detach();
+        settle();
+      };
+      const stop = (error: FermixError) => {
+        // Abort first so the executor can stop its work (kill a process group, close a socket).
+        controller.abort(error);
+        finish(() => reject(error));
+      };
+      stopTimer = startTimer(timeoutMs, () =>
+        stop(new FermixError({
+          code: 'timeout',
+          message: `${cap.name} did not finish within ${timeoutMs} ms and was stopped.`,
+          hint: 'Try a smaller request (a narrower path, pattern or range).',
+          data: { name: cap.name, timeout_ms: timeoutMs },
+        })));
+      detach = onAbort(context.signal, () =>
+        stop(new FermixError({ code: 'cancelled', message: `${cap.name} was cancelled.`, hint: '', data: { name: cap.name } })));
+      if (settled) return;
+      const execution: ExecutionContext = {
+        trust,
+        origin: context.origin,
+        conversationId: context.conversationId,
+        cwd: context.cwd,
+        signal: controller.signal,
+        services: context.services ?? {},
+      };
+      let pending: Promise<ToolResult>;
+      try {
+        pending = Promise.resolve(executor(args, execution));
+      } catch (error) {
+        pending = Promise.reject(error);
+      }
+      pending.then((result) => finish(() => resolve(result)), (error: unknown) => finish(() => reject(error)));
+    });
+  }
+
+  return {
+    async execute(requestedName, requestedArgs, context) {
+      const { name, args } = unwrapToolCall(requestedName, requestedArgs);
+      const started = now();
+      const trust: Trust = context.trust === 'operator' ? 'operator' : 'guest';
+      const cap = options.registry.find(name);
+      const audit = (fields: Partial<AuditInput> & Pick<AuditInput, 'decision'>) => {
+        try {
+          options.audit.write(buildAuditRecord({
+            time: started,
+            conversation_id: context.conversationId,
+            trust,
+            origin: context.origin,
+            name,
+            capability: cap,
+            args: isRecord(args) ? args : { arguments: args },
+            duration_ms: now() - started,
+            ...fields,
+          }));
+        } catch (error) {
+          reportAuditError(error);
+        }
+      };
+
+      if (cap === undefined) {
+        audit({ decision: 'rejected', error_code: 'unknown_capability' });
+        throw unknownCapability(name);
+      }
+      const rejection = options.registry.rejection(cap, { ...context.filter, trust });
+      if (rejection !== null) {
+        audit({ decision: 'deny', rule: `filter: ${rejection.step}`, error_code: 'policy_denied' });
+        throw new FermixError({
+          code: 'policy_denied',
+          message: rejection.reason,
+          hint: rejection.step === 'policy' && trust === 'guest'
+            ? 'Only the owner (operator trust) can run it: ask them, or use a tool this conversation offers.'
+            : 'Use one of the tools offered in this conversation; the owner can widen its policy or tool list in config.toml.',
+          data: { name, step: rejection.step, trust },
+        });
+      }
+      try {
+        validator.validate(cap, args);
+      } catch (error) {
+        audit({ decision: 'rejected', error_code: isFermixError(error) ? error.code : 'invalid_arguments' });
+        throw error;
+      }
+      if (typeof cap.executor !== 'function') {
+        audit({ decision: 'rejected', error_code: 'not_implemented' });
+        throw notImplemented(cap);
+      }
+
+      const interactive = !UNATTENDED_ORIGINS.has(context.origin) && context.interactive !== false;
+      const decision = options.gate.decide({ capability: cap, args, interactive, origin: context.origin, role: context.role, mode: context.mode });
+      let approval: ApprovalAnswer | null = null;
+      if (decision.decision === 'deny') {
+        audit({ decision: 'deny', rule: decision.rule, error_code: 'permission_denied' });
+        throw permissionDenied(cap, decision);
+      }
+      if (decision.decision === 'ask') {
+        if (!interactive || options.approvals === undefined) {
+          const unanswerable = { ...decision, decision: 'deny' as const, reason: `${decision.reason} Nobody can answer an approval request on this path.` };
+          audit({ decision: 'deny', rule: decision.rule, error_code: 'permission_denied' });
+          throw permissionDenied(cap, unanswerable);
+        }
+        try {
+          approval = await options.approvals.request({ capability: cap, args, reason: decision.reason, origin: context.origin, conversation_id: context.conversationId, signal: context.signal });
+        } catch (error) {
+          audit({ decision: 'deny', rule: decision.rule, error_code: isFermixError(error) ? error.code : 'cancelled' });
+          throw error;
+        }
+        if (approval === 'deny') {
+          audit({ decision: 'deny', rule: decision.rule, approval, error_code: 'permission_denied' });
+          throw permissionDenied(cap, { ...decision, decision: 'deny', reason: 'the person declined the approval request.' });
+        }
+      }
+
+      const runStarted = now();
+      // The executor gets its own copy: it cannot alter the audited arguments or the loop's history.
+      const ownArgs = JSON.parse(JSON.stringify(args)) as Record<string, unknown>;
+      let result: ToolResult;
+      try {
+        result = await run(cap, ownArgs, context, trust);
+        if (!isRecord(result) || typeof result.text !== 'string') throw new Error('the tool returned a malformed result (no text)');
+      } catch (error) {
+        const mapped = toToolError(cap, error);
+        audit({ decision: 'allow', rule: decision.rule, approval, duration_ms: now() - runStarted, error_code: mapped.code });
+        throw mapped;
+      }
+      const truncated = truncateResult(cap, result, maxChars);
+      audit({ decision: 'allow', rule: decision.rule, approval, duration_ms: now() - runStarted, result_bytes: truncated.bytes, truncated: truncated.truncated });
+      return truncated.result;
+    },
+  };
+}

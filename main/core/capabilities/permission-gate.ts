@@ -1,0 +1,113 @@
+/**
+ * The permission gate (Voss), asked per call AFTER the trust filter admitted the capability.
+ * One decision function for every path: chat, CLI, scheduled job, inbound MCP, subagent.
+ *
+ * Precedence, first that applies wins:
+ *  1. role boundary (hard): a role cannot reach a group it does not list; no rule can widen a role;
+ *  2. `read_only` mode (hard): every mutating call is denied, whatever the rules say;
+ *  3. rules, LAST match wins (config rules and "always" answers, in the order the store returns them).
+ *     An `ask` rule asks even in `auto` mode (someone wrote it on purpose); on a turn nobody attends,
+ *     `ask` becomes deny, because parking a job on a card nobody sees would hang it;
+ *  4. defaults: a network capability for a role without `net` → deny; not mutating → allow;
+ *     `auto` mode → allow; attended turn → ask; unattended → deny, with the rule that would allow it.
+ */
+import type { Capability, Origin } from './capability.js';
+import { isMutating, isNetwork } from './derive.js';
+import { roleGrants, type Role } from './roles.js';
+import { canonicalArgs, describeRule, ruleMatches, type CanonicalArgs, type Rule, type RuleAction, type RuleStore } from './rules.js';
+
+export const GATE_MODES = ['ask', 'auto', 'read_only'] as const;
+export type GateMode = (typeof GATE_MODES)[number];
+
+export interface GateCall {
+  capability: Capability;
+  args: Record<string, unknown>;
+  /** True when a person can answer an approval card for this turn right now. */
+  interactive: boolean;
+  origin?: Origin;
+  role?: Role | null;
+  /** Per-call override of the gate's mode (e.g. a session switched to auto). */
+  mode?: GateMode;
+}
+
+export interface GateDecision {
+  decision: RuleAction;
+  /** Which rule or default decided, for people and the audit: `config: file_* → deny`, `default: …`. */
+  rule: string;
+  /** The stored rule that matched, or null when a built-in default or hard boundary decided. */
+  matched_rule: Rule | null;
+  reason: string;
+  /** The argument string rules were matched against (shown on approval cards). */
+  canonical: CanonicalArgs;
+}
+
+export interface PermissionGate {
+  readonly mode: GateMode;
+  decide(call: GateCall): GateDecision;
+}
+
+export interface PermissionGateOptions {
+  rules: RuleStore;
+  mode?: GateMode;
+}
+
+/**
+ * The config rule that would allow `name` on an unattended run. The persistent RuleStore (lead) owns the
+ * config format; keep this text in step with it.
+ */
+export function allowRuleHint(name: string): string {
+  return `add a rule to config.toml: [[permissions.rules]] permission = "${name}" action = "allow" (optionally with pattern = "<argument glob>")`;
+}
+
+export function createPermissionGate(options: PermissionGateOptions): PermissionGate {
+  const gateMode: GateMode = options.mode ?? 'ask';
+
+  return {
+    mode: gateMode,
+    decide(call) {
+      const cap = call.capability;
+      const mode = call.mode ?? gateMode;
+      const canonical = canonicalArgs(cap, call.args);
+      const mutating = isMutating(cap);
+      const made = (decision: RuleAction, rule: string, reason: string, matched: Rule | null = null): GateDecision => ({
+        decision,
+        rule,
+        matched_rule: matched,
+        reason,
+        canonical,
+      });
+
+      if (call.role != null && !roleGrants(call.role, cap.group)) {
+        return made('deny', `role: ${call.role.name}`, `Role ${call.role.name} does not grant the ${cap.group} group that ${cap.name} belongs to (it grants: ${call.role.tools.join(', ') || 'nothing'}).`);
+      }
+      if (mode === 'read_only' && mutating) {
+        return made('deny', 'mode: read_only', `${cap.name} is mutating (policy class ${cap.policy_class}) and the session is in read_only mode.`);
+      }
+
+      const rules = options.rules.load();
+      for (let i = rules.length - 1; i >= 0; i -= 1) {
+        const rule = rules[i];
+        if (!ruleMatches(rule, cap, canonical)) continue;
+        const text = describeRule(rule);
+        if (rule.action === 'ask' && !call.interactive) {
+          return made('deny', text, `A rule says to ask before ${cap.name}, and nobody can answer on this ${call.origin ?? 'unattended'} run. To run it unattended, ${allowRuleHint(cap.name)}.`, rule);
+        }
+        return made(rule.action, text, `${cap.name} matched the rule ${text}.`, rule);
+      }
+
+      if (call.role != null && isNetwork(cap) && !roleGrants(call.role, 'net')) {
+        return made('deny', 'default: network without net', `${cap.name} uses the network and role ${call.role.name} does not grant the net group. Add net to the role's tools, or ${allowRuleHint(cap.name)}.`);
+      }
+      if (!mutating) return made('allow', 'default: not mutating → allow', `${cap.name} does not change anything (policy class ${cap.policy_class}).`);
+      if (mode === 'auto') return made('allow', 'default: auto mode → allow', `${cap.name} is mutating and the session is in auto mode.`);
+      if (call.interactive) {
+        return made('ask', 'default: mutating → ask', `${cap.name} can change things (policy class ${cap.policy_class}), so it needs your approval.`);
+      }
+      return made(
+        'deny',
+        'default: mutating, unattended → deny',
+        `${cap.name} can change things (policy class ${cap.policy_class}) and this ${call.origin ?? 'unattended'} run has no one to approve it. To allow it, ${allowRuleHint(cap.name)}.`,
+      );
+    },
+  };
+}

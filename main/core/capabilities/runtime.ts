@@ -1,0 +1,54 @@
+/**
+ * Timers, AbortController and abort listeners exist in Node, Electron and browsers, but the common
+ * tsconfig (lib ES2023, no types) does not declare them. This typed view of globalThis is the one place
+ * that reaches for them, so common code stays free of node:/DOM imports.
+ */
+interface AbortHost {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+  AbortController: new () => AbortController;
+}
+
+interface ListenableSignal {
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+const host = globalThis as unknown as AbortHost;
+
+export function newAbortController(): AbortController {
+  return new host.AbortController();
+}
+
+/** Calls `callback` once after `ms`; returns the canceller. */
+export function startTimer(ms: number, callback: () => void): () => void {
+  const handle = host.setTimeout(callback, ms);
+  return () => host.clearTimeout(handle);
+}
+
+/** Runs `callback` when `signal` aborts (immediately if it already has); returns the unsubscriber. */
+export function onAbort(signal: AbortSignal | undefined, callback: () => void): () => void {
+  if (signal === undefined) return () => {};
+  if (signal.aborted) {
+    callback();
+    return () => {};
+  }
+  const listenable = signal as unknown as ListenableSignal;
+  listenable.addEventListener('abort', callback, { once: true });
+  return () => listenable.removeEventListener('abort', callback);
+}
+
+/** UTF-8 byte length without TextEncoder (not declared in the common environment). */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i += 1;
+    } else bytes += 3;
+  }
+  return bytes;
+}
