@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CAPABILITY_GROUPS } from '../core/capabilities/groups.js';
+import { sandboxConfigSchema } from '../sandbox/sandbox-config.js';
 
 /**
  * The whole config.toml, validated at start-up. Every section is strict: an unknown key is a typo
@@ -27,6 +28,8 @@ const permissionRule = z.object({
   permission: z.string().min(1),
   pattern: z.string().optional(),
   action: z.enum(['allow', 'ask', 'deny']),
+  /** "always-answer" marks rules written by an approval card's "always" answer. */
+  source: z.enum(['config', 'always-answer']).default('config'),
 }).strict();
 
 export const configSchema = z.object({
@@ -58,11 +61,7 @@ export const configSchema = z.object({
     oauth: z.record(z.string(), z.object({ client_id: z.string(), client_secret_ref: z.string().optional() }).strict()).default({}),
   }).strict().default({} as never),
   providers: z.record(z.string().regex(/^[a-z0-9_-]+$/i), providerSchema).default({}),
-  sandbox: z.object({
-    mode: z.enum(['strict', 'standard', 'open']).default('standard'),
-    allowed_roots: z.array(z.string()).default([]),
-    blocked_roots: z.array(z.string()).default([]),
-  }).loose().default({ mode: 'standard', allowed_roots: [], blocked_roots: [] }),
+  sandbox: sandboxConfigSchema.prefault({}),
   permissions: z.object({
     mode: z.enum(['ask', 'auto', 'read_only']).default('ask'),
     rules: z.array(permissionRule).default([]),

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { FermixError } from '../core/errors.js';
+import { checkHardline, findHardline, type HardlineContext } from './hardline.js';
+
+const context: HardlineContext = {
+  home: '/home/ana',
+  fermixHome: '/home/ana/.fermix',
+  cwd: '/home/ana/.fermix/workspace',
+  isProtected: (p) => p === '/home/ana/.ssh' || p.startsWith('/home/ana/.ssh/'),
+};
+
+const refused: Array<[string, string]> = [
+  ['rm -rf /', 'recursive_delete'],
+  ['rm -fr ~', 'recursive_delete'],
+  ['rm  -r   -f    /', 'recursive_delete'],
+  ['rm -rf /*', 'recursive_delete'],
+  ['rm -rf //', 'recursive_delete'],
+  ['rm -rf /./', 'recursive_delete'],
+  ['rm -rf /tmp/../', 'recursive_delete'],
+  ['rm -Rf "$HOME"', 'recursive_delete'],
+  ['rm -rf ${HOME}/', 'recursive_delete'],
+  ['rm -rf ~/', 'recursive_delete'],
+  ['rm -rf /home', 'recursive_delete'],
+  ['rm -rf /etc', 'recursive_delete'],
+  ['rm --recursive --force /usr', 'recursive_delete'],
+  ['rm -r --no-preserve-root /', 'recursive_delete'],
+  ['rm --no-preserve-root -rf x', 'recursive_delete'],
+  ['rm -rf ~/.ssh', 'recursive_delete'],
+  ['rm -rf /home/ana/.fermix', 'recursive_delete'],
+  ['rm -rf "$STEAMROOT/"*', 'recursive_delete'],
+  ['r"m" -r\'f\' /', 'recursive_delete'],
+  ['\\rm -rf /', 'recursive_delete'],
+  ['/bin/rm -rf /', 'recursive_delete'],
+  ['echo hi; rm -rf /', 'recursive_delete'],
+  ['true && rm -rf ~', 'recursive_delete'],
+  ['false || rm -rf /', 'recursive_delete'],
+  ['ls | rm -rf /', 'recursive_delete'],
+  ['echo $(rm -rf /)', 'recursive_delete'],
+  ['echo "`rm -rf ~`"', 'recursive_delete'],
+  ['echo "$(rm -rf /)"', 'recursive_delete'],
+  ['sudo rm -rf /', 'recursive_delete'],
+  ['sudo -u root env FOO=1 nice -n 5 rm -rf /', 'recursive_delete'],
+  ['X=1 rm -rf /', 'recursive_delete'],
+  ['sh -c "rm -rf /"', 'recursive_delete'],
+  ["bash -lc 'cd /tmp && rm -rf ~'", 'recursive_delete'],
+  ['eval "rm -rf /"', 'recursive_delete'],
+  ['timeout 5 rm -rf /', 'recursive_delete'],
+  ['if true; then rm -rf /; fi', 'recursive_delete'],
+  ['{ rm -rf /; }', 'recursive_delete'],
+  ['(rm -rf /)', 'recursive_delete'],
+  ['cd / && rm -rf *', 'recursive_delete'],
+  ['rm -rf ~root', 'recursive_delete'],
+  ['find / -delete', 'find_delete'],
+  ['find ~ -type f -exec rm -f {} +', 'find_delete'],
+  ['find -L / -name x -delete', 'find_delete'],
+  ['mkfs.ext4 /dev/sda1', 'mkfs'],
+  ['mkfs -t ext4 /dev/sdb', 'mkfs'],
+  ['sudo wipefs -a /dev/nvme0n1', 'mkfs'],
+  ['dd if=/dev/zero of=/dev/sda bs=1M', 'disk_write'],
+  ['dd if=x.img of=/dev/nvme0n1', 'disk_write'],
+  ['dd if=x.img of=/dev/disk2', 'disk_write'],
+  ['echo x > /dev/sda', 'disk_write'],
+  ['cat img >>/dev/sdb', 'disk_write'],
+  ['cat img | tee /dev/sda', 'disk_write'],
+  [':(){ :|:& };:', 'fork_bomb'],
+  [':(){ :|: & };:', 'fork_bomb'],
+  ['bomb() { bomb | bomb & }; bomb', 'fork_bomb'],
+  ['.(){ .|.& };.', 'fork_bomb'],
+  ['function f { f & f; }; f', 'fork_bomb'],
+  ['perl -e "fork while fork"', 'fork_bomb'],
+  ['python3 -c "import os\nwhile True: os.fork()"', 'fork_bomb'],
+  ['sh -c \':(){ :|:& };:\'', 'fork_bomb'],
+  ['kill -9 -1', 'mass_kill'],
+  ['kill -KILL -1', 'mass_kill'],
+  ['kill -s KILL -1', 'mass_kill'],
+  ['kill -- -1', 'mass_kill'],
+  ['pkill -9 -u ana', 'mass_kill'],
+  ['killall -u ana', 'mass_kill'],
+  ['killall5 -9', 'mass_kill'],
+  ['pkill -f .', 'mass_kill'],
+  ['shutdown -h now', 'power'],
+  ['reboot', 'power'],
+  ['sudo halt', 'power'],
+  ['poweroff', 'power'],
+  ['init 0', 'power'],
+  ['telinit 6', 'power'],
+  ['systemctl reboot', 'power'],
+  ['echo pw | sudo -S apt-get install x', 'sudo_stdin'],
+  ['sudo --stdin true', 'sudo_stdin'],
+  ['sudo -kS ls', 'sudo_stdin'],
+  ['chmod -R 777 /', 'recursive_permissions'],
+  ['chown -R nobody ~', 'recursive_permissions'],
+  ['mv / /dev/null', 'move_root'],
+  ['mv ~ /tmp/x', 'move_root'],
+];
+
+const allowed = [
+  'rm -rf build',
+  'rm -rf ./node_modules',
+  'rm -rf /tmp/project-build',
+  'rm -f ~/notes.txt',
+  'rm -r ~/projects/old',
+  'rm -rf "$DESTDIR/usr"',
+  'rm -rf "$BUILD_DIR"',
+  'rm /',
+  'echo "rm -rf /"',
+  "git commit -m 'never rm -rf / again'",
+  'find . -name "*.o" -delete',
+  'find / -name passwd',
+  'dd if=/dev/zero of=./disk.img bs=1M count=1',
+  'echo x > /dev/null',
+  'ls -la 2>/dev/null >&2',
+  'kill -9 1234',
+  'kill -1 1234',
+  'pkill -f my-server',
+  'sudo ls -S',
+  'chmod -R 755 ./dist',
+  'chmod 644 /home/ana/file',
+  'mv a b',
+  'systemctl status nginx',
+  'echo $((1 + 2))',
+  'cat <<EOF\nhello\nEOF',
+  'f() { echo hi; }; f',
+  'git log --oneline | head',
+  '',
+];
+
+describe('hardline', () => {
+  it.each(refused)('refuses %j (%s)', (command, rule) => {
+    expect(findHardline(command, context)?.rule).toBe(rule);
+  });
+
+  it.each(allowed.map((c) => [c]))('lets %j through', (command) => {
+    expect(findHardline(command, context)).toBeUndefined();
+  });
+
+  it('throws sandbox_hardline with the rule and a hint', () => {
+    let caught: unknown;
+    try {
+      checkHardline('echo ok && rm -rf /', context);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(FermixError);
+    const error = caught as FermixError;
+    expect(error.code).toBe('sandbox_hardline');
+    expect(error.data).toMatchObject({ reason: 'hardline', rule: 'recursive_delete' });
+    expect(error.message).toContain('rm -rf /');
+    expect(error.hint).not.toBe('');
+  });
+
+  it('refuses absurd nesting instead of giving up silently', () => {
+    let command = 'rm -rf /tmp/x';
+    for (let i = 0; i < 12; i += 1) command = `sh -c ${JSON.stringify(command)}`;
+    expect(findHardline(command, context)?.rule).toBe('too_deep');
+  });
+});
