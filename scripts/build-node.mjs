@@ -3,13 +3,21 @@
 // load files beside themselves (node-sqlite3-wasm's .wasm), N-API modules, and big lazily loaded ones.
 // Runs in `prepare` (so `npx fermix` works right after `npm ci`) and before tests and benchmarks.
 import { build } from 'esbuild';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outfile = join(root, 'out', 'node', 'cli.mjs');
-rmSync(join(dirname(outfile), 'chunks'), { recursive: true, force: true });
+// Old chunks are removed only once they are an hour old: a daemon started from the previous build may
+// still import one of them lazily (a verb, a tool), and deleting it under its feet would crash it.
+const chunkDir = join(dirname(outfile), 'chunks');
+if (existsSync(chunkDir)) {
+  for (const name of readdirSync(chunkDir)) {
+    const file = join(chunkDir, name);
+    if (Date.now() - statSync(file).mtimeMs > 3_600_000) rmSync(file, { force: true });
+  }
+}
 mkdirSync(dirname(outfile), { recursive: true });
 const started = Date.now();
 const result = await build({

@@ -1,6 +1,8 @@
 import { systemMethods } from './methods/system.js';
 import { conversationMethods } from './methods/conversations.js';
 import { eventMethods } from './methods/events.js';
+import { capabilityMethods } from './methods/capabilities.js';
+import { chatMethods } from './methods/chat.js';
 import type { MethodInput, MethodOutput, MethodParsedInput } from './define.js';
 
 /**
@@ -11,6 +13,8 @@ export const apiContract = {
   ...systemMethods,
   ...conversationMethods,
   ...eventMethods,
+  ...capabilityMethods,
+  ...chatMethods,
 };
 
 export type ApiContract = typeof apiContract;

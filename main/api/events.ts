@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { chatEventSchemas } from './chat-events.js';
 
 /**
  * Every event travels in this envelope. `stream` is a conversation id or "system";
@@ -20,6 +21,7 @@ export const eventPayloadSchemas = {
   'daemon.stopping': z.object({ reason: z.string() }),
   'approval.requested': z.object({ id: z.string(), capability: z.string(), summary: z.string() }),
   'approval.resolved': z.object({ id: z.string(), answer: z.string() }),
+  ...chatEventSchemas,
 } as const;
 export type EventType = keyof typeof eventPayloadSchemas;
 

@@ -6,6 +6,8 @@ import { EXIT, UsageError, processIo, reportError, type CliIo } from './output.j
 // Verbs are imported on demand so that quick verbs do not load the daemon's modules.
 const lifecycle = () => import('./verbs/lifecycle.js');
 const info = () => import('./verbs/info.js');
+const capabilities = () => import('./verbs/capabilities.js');
+const audit = () => import('./verbs/audit.js');
 const DEFAULT_TAIL_LINES = 100;
 
 export const USAGE = `fermix ${FERMIX_VERSION} — your personal AI agent
@@ -20,6 +22,11 @@ Usage: fermix <verb> [options]
   doctor [--json]                 check the installation (exit 1 on any FAIL)
   config path|validate            where config.toml is; check it
   logs [-f] [-n N]                show the last N log lines (default ${DEFAULT_TAIL_LINES}); -f follows
+  capabilities [list] [--kind K] [--json]      every capability, grouped
+  capabilities inspect NAME [--json]           full normalized detail of one capability
+  capabilities call NAME --args JSON [--trust operator|guest]   call through the invoke boundary (audited)
+  audit [--since 6h|ISO] [--capability N] [--decision allow|deny|rejected] [--json] [--export jsonl|csv]
+  roles check [--json]            validate [roles.*] and list what each role reaches
   version                         print the version
   help                            this text
 
@@ -47,6 +54,14 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         follow: { type: 'boolean', short: 'f', default: false },
         lines: { type: 'string', short: 'n' },
         help: { type: 'boolean', short: 'h', default: false },
+        kind: { type: 'string' },
+        args: { type: 'string' },
+        trust: { type: 'string' },
+        since: { type: 'string' },
+        capability: { type: 'string' },
+        decision: { type: 'string' },
+        export: { type: 'string' },
+        limit: { type: 'string' },
       },
     });
     json = values.json ?? false;
@@ -80,6 +95,12 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         return (await info()).configVerb(io, paths, sub, json);
       case 'logs':
         return await (await info()).logsVerb(io, paths, values.lines === undefined ? DEFAULT_TAIL_LINES : Number(values.lines), values.follow ?? false);
+      case 'capabilities':
+        return await (await capabilities()).capabilitiesVerb(io, paths, positionals.slice(1), { json, kind: values.kind, args: values.args, trust: values.trust });
+      case 'roles':
+        return (await capabilities()).rolesVerb(io, paths, sub, json);
+      case 'audit':
+        return await (await audit()).auditVerb(io, paths, { json, since: values.since, capability: values.capability, decision: values.decision, exportFormat: values.export, limit: values.limit });
       default:
         throw new UsageError(`unknown verb "${verb}"`);
     }

@@ -35,14 +35,14 @@ const permissionRule = z.object({
 export const configSchema = z.object({
   fermix_web: z.object({
     port: z.number().int().min(0).max(65535).default(4030),
-  }).strict().default({ port: 4030 }),
+  }).strict().prefault({}),
   fermix_core: z.object({
     profile: z.string().default('general'),
     secret_store: z.enum(['keyring', 'file']).default('keyring'),
     tools: z.object({
-      tool_search: z.object({ enabled: z.boolean().default(true) }).strict().default({ enabled: true }),
-    }).strict().default({ tool_search: { enabled: true } }),
-    computer_use: z.object({ enabled: z.boolean().default(false) }).strict().default({ enabled: false }),
+      tool_search: z.object({ enabled: z.boolean().default(true) }).strict().prefault({}),
+    }).strict().prefault({}),
+    computer_use: z.object({ enabled: z.boolean().default(false) }).strict().prefault({}),
     routing: z.object({
       subagent_provider: z.string().optional(),
       subagent_model: z.string().optional(),
@@ -50,26 +50,26 @@ export const configSchema = z.object({
       cron_provider: z.string().optional(),
       cron_model: z.string().optional(),
       cron_effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).optional(),
-    }).strict().default({}),
+    }).strict().prefault({}),
     transcription: z.object({
       base_url: z.url().optional(),
       model: z.string().optional(),
       api_key_ref: z.string().optional(),
       max_file_mb: z.number().int().min(1).max(200).default(20),
-    }).strict().default({ max_file_mb: 20 }),
+    }).strict().prefault({}),
     plugins: z.record(z.string(), z.unknown()).default({}),
     oauth: z.record(z.string(), z.object({ client_id: z.string(), client_secret_ref: z.string().optional() }).strict()).default({}),
-  }).strict().default({} as never),
+  }).strict().prefault({}),
   providers: z.record(z.string().regex(/^[a-z0-9_-]+$/i), providerSchema).default({}),
   sandbox: sandboxConfigSchema.prefault({}),
   permissions: z.object({
     mode: z.enum(['ask', 'auto', 'read_only']).default('ask'),
     rules: z.array(permissionRule).default([]),
-  }).strict().default({ mode: 'ask', rules: [] }),
+  }).strict().prefault({}),
   roles: z.record(z.string(), z.object({ tools: z.array(groupName).min(1) }).strict()).default({}),
-  audit: z.object({ retention_days: z.number().int().min(1).max(3650).default(90) }).strict().default({ retention_days: 90 }),
-  logging: z.object({ level: z.enum(['debug', 'info', 'warn', 'error']).default('info') }).strict().default({ level: 'info' }),
-  mcp: z.object({ servers: z.record(z.string(), z.unknown()).default({}) }).strict().default({ servers: {} }),
+  audit: z.object({ retention_days: z.number().int().min(1).max(3650).default(90) }).strict().prefault({}),
+  logging: z.object({ level: z.enum(['debug', 'info', 'warn', 'error']).default('info') }).strict().prefault({}),
+  mcp: z.object({ servers: z.record(z.string(), z.unknown()).default({}) }).strict().prefault({}),
 }).strict().superRefine((config, context) => {
   const primaries = Object.entries(config.providers).filter(([, provider]) => provider.primary);
   if (primaries.length > 1) {

@@ -17,6 +17,8 @@ import { createDoctor } from './doctor.js';
 import { baseDoctorChecks } from './doctor-checks.js';
 import { packageRoot } from './package-root.js';
 import { SYSTEM_STREAM } from '../api/events.js';
+import { builtinToolsFor } from './builtin-tools.js';
+import { createCapabilityService, type CapabilityService } from './capability-service.js';
 
 export interface DaemonOptions {
   home?: string;
@@ -35,6 +37,7 @@ export interface RunningDaemon {
   events: EventBus;
   /** The one router; the Electron shell adapts IPC to it. */
   dispatcher: Dispatcher;
+  capabilities: CapabilityService;
   db: Database;
   stop(reason?: string): Promise<void>;
   stopped: Promise<void>;
@@ -61,6 +64,15 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     cleanups.unshift(() => db.close());
     const conversations = createConversationStore(db);
     const events = createEventBus();
+    const capabilities = createCapabilityService({
+      config,
+      configFile: paths.config,
+      db,
+      events,
+      tools: builtinToolsFor(config),
+      services: {},
+      onError: (message, error) => logger.error(message, { error: String(error) }),
+    });
     const doctor = createDoctor();
     for (const check of baseDoctorChecks(paths, { insideDaemon: true })) doctor.register(check);
 
@@ -99,6 +111,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
         return row;
       },
       'events.replay': (input) => events.replay(input.stream, input.after_seq),
+      ...capabilities.handlers,
     };
 
     const components = { store: true, http: false, socket: false };
@@ -167,7 +180,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       return stopping;
     };
     stopRequested = (reason) => void stop(reason);
-    return { paths, config, port, url, token: auth.token, events, dispatcher, db, stop, stopped };
+    return { paths, config, port, url, token: auth.token, events, dispatcher, capabilities, db, stop, stopped };
   } catch (error) {
     for (const cleanup of cleanups) await cleanup();
     logger.close();

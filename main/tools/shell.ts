@@ -1,5 +1,11 @@
 import { z } from 'zod';
+import type { Executor } from '../core/capabilities/capability.js';
 import { defineBuiltin } from './define-builtin.js';
+import { pathContext, servicesOf, stringArg } from './tool-services.js';
+
+/** Longest a single command may run; the capability's own deadline sits just above it. */
+export const MAX_SHELL_TIMEOUT_MS = 600_000;
+const DEFAULT_SHELL_TIMEOUT_MS = 30_000;
 
 export const shellInput = z.object({
   command: z.string().min(1).describe('The shell command to run, passed to `sh -c` with the sandbox-allowed environment.'),
@@ -14,6 +20,29 @@ export const shellInput = z.object({
     .default(30_000)
     .describe('Kill the command after this many milliseconds (default 30000).'),
 });
+
+/**
+ * sandbox.runShell does the work and throws the Fermix tags itself (invalid_command,
+ * invalid_working_dir, sandbox_denied, sandbox_hardline, timeout, exit_nonzero with the redacted
+ * output, executable_not_found). Here: defaults, the cap, and the text the model reads.
+ */
+const executeShell: Executor = async (args, context) => {
+  const command = stringArg(args, 'command', 'invalid_command', 'shell');
+  const { sandbox } = servicesOf(context, 'sandbox');
+  const requested = typeof args.timeout_ms === 'number' && args.timeout_ms > 0 ? Math.floor(args.timeout_ms) : DEFAULT_SHELL_TIMEOUT_MS;
+  const timeoutMs = Math.min(requested, MAX_SHELL_TIMEOUT_MS);
+  const paths = pathContext(context, sandbox);
+  const workingDir = typeof args.working_dir === 'string' && args.working_dir !== '' ? args.working_dir : paths.baseDir;
+  const result = await sandbox.runShell({ command, working_dir: workingDir, timeout_ms: timeoutMs, signal: context.signal, requestCwd: paths.requestCwd });
+  const lines = [...result.notes];
+  if (requested > MAX_SHELL_TIMEOUT_MS) lines.push(`Note: timeout_ms was capped at ${MAX_SHELL_TIMEOUT_MS}.`);
+  lines.push(result.output === '' ? '(no output)' : result.output.replace(/\n$/, ''));
+  if (result.truncated) lines.push('[Output truncated: the command printed more than the sandbox keeps; redirect it to a file and read parts with file_read.]');
+  return {
+    text: lines.join('\n'),
+    data: { exit_code: result.exit_code, truncated: result.truncated, duration_ms: result.duration_ms, jailed: result.jailed, notes: result.notes },
+  };
+};
 
 export const shell = defineBuiltin({
   name: 'shell',
@@ -43,4 +72,7 @@ export const shell = defineBuiltin({
   audit_behavior: 'redact_args',
   // Each call is a fresh `env -i … sh -c`: no cwd, env or shell session carries over between calls.
   is_stateful: false,
+  executor: executeShell,
+  // The invoke boundary's deadline must not undercut the command's own timeout_ms.
+  timeout_ms: MAX_SHELL_TIMEOUT_MS + 10_000,
 });

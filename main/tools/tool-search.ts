@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { Capability, ExecutionContext, ToolResult } from '../core/capabilities/capability.js';
+import { FermixError } from '../core/errors.js';
 import { defineBuiltin } from './define-builtin.js';
 
 export const toolSearchInput = z.object({
@@ -24,6 +26,132 @@ export const toolSearchOutput = z.object({
   ),
 });
 
+export type ToolSearchResult = z.infer<typeof toolSearchOutput>;
+
+/** Reference §2.2 / §6: BM25 with k1 1.5 and b 0.75, limit 5 by default and at most 20, 400-char descriptions. */
+export const BM25_K1 = 1.5;
+export const BM25_B = 0.75;
+export const DEFAULT_LIMIT = 5;
+export const MAX_LIMIT = 20;
+export const DESCRIPTION_CAP = 400;
+
+/** Lowercased, split on non-alphanumerics (so `github_create_issue` is github, create, issue). */
+export function tokenize(text: string): string[] {
+  return text.toLowerCase().split(/[^a-z0-9]+/).filter((token) => token.length > 0);
+}
+
+interface DocumentStats {
+  terms: Map<string, number>;
+  length: number;
+}
+
+/**
+ * Tokenization is memoized per registry entry (entries are frozen and replaced, never mutated), so a
+ * query pays only for the BM25 arithmetic. The statistics themselves (N, df, avgdl) are computed at
+ * query time over the live catalog, as the reference prescribes: no prebuilt index to go stale.
+ */
+const statsCache = new WeakMap<Capability, DocumentStats>();
+
+function documentStats(cap: Capability): DocumentStats {
+  let stats = statsCache.get(cap);
+  if (stats) return stats;
+  // Document = name + description + top-level parameter names; schema bodies are not indexed.
+  const properties = cap.parameters?.properties;
+  const parameterNames = properties && typeof properties === 'object' ? Object.keys(properties as Record<string, unknown>) : [];
+  const tokens = [...tokenize(cap.name), ...tokenize(cap.description), ...parameterNames.flatMap(tokenize)];
+  const terms = new Map<string, number>();
+  for (const token of tokens) terms.set(token, (terms.get(token) ?? 0) + 1);
+  stats = { terms, length: tokens.length };
+  statsCache.set(cap, stats);
+  return stats;
+}
+
+export function ownerOf(cap: Capability): string {
+  return typeof cap.metadata.plugin === 'string' && cap.metadata.plugin ? cap.metadata.plugin : 'mcp';
+}
+
+function match(cap: Capability): ToolSearchResult['matches'][number] {
+  const description = cap.description.length > DESCRIPTION_CAP ? `${cap.description.slice(0, DESCRIPTION_CAP - 1)}…` : cap.description;
+  return { name: cap.name, plugin: ownerOf(cap), description };
+}
+
+export function clampLimit(limit: unknown): number {
+  const value = typeof limit === 'number' && Number.isFinite(limit) ? Math.trunc(limit) : DEFAULT_LIMIT;
+  return Math.min(MAX_LIMIT, Math.max(1, value));
+}
+
+/** Ranks `catalog` for `query`. Returns matches best first; [] when nothing matches at all. */
+export function rankTools(catalog: readonly Capability[], query: string, limit = DEFAULT_LIMIT): { matches: ToolSearchResult['matches']; topScore: number } {
+  const wanted = clampLimit(limit);
+  const queryTerms = [...new Set(tokenize(query))];
+  const docs = catalog.map(documentStats);
+  const count = docs.length;
+  let totalLength = 0;
+  for (const doc of docs) totalLength += doc.length;
+  const averageLength = count > 0 ? totalLength / count : 0;
+
+  const idf = queryTerms.map((term) => {
+    let df = 0;
+    for (const doc of docs) if (doc.terms.has(term)) df += 1;
+    return Math.log((count - df + 0.5) / (df + 0.5) + 1);
+  });
+
+  const scored: { index: number; score: number }[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const doc = docs[index];
+    const norm = BM25_K1 * (1 - BM25_B + (BM25_B * doc.length) / (averageLength || 1));
+    let score = 0;
+    for (let q = 0; q < queryTerms.length; q += 1) {
+      const tf = doc.terms.get(queryTerms[q]);
+      if (tf === undefined) continue;
+      score += (idf[q] * tf * (BM25_K1 + 1)) / (tf + norm);
+    }
+    if (score > 0) scored.push({ index, score });
+  }
+  if (scored.length > 0) {
+    scored.sort((a, b) => b.score - a.score || (catalog[a.index].name < catalog[b.index].name ? -1 : 1));
+    return { matches: scored.slice(0, wanted).map(({ index }) => match(catalog[index])), topScore: scored[0].score };
+  }
+  // Nothing scored: the query as a substring of tool names ("create_issue", "gmail").
+  const needle = query.trim().toLowerCase();
+  const variants = [...new Set([needle, needle.replace(/\s+/g, '_')])].filter((v) => v.length > 0);
+  const byName = catalog.filter((cap) => variants.some((v) => cap.name.toLowerCase().includes(v)));
+  byName.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { matches: byName.slice(0, wanted).map(match), topScore: 0 };
+}
+
+/** The deferred catalog this caller may see, handed in by the agent loop (main/agent/request-builder.ts). */
+function catalogFrom(context: ExecutionContext): readonly Capability[] {
+  const provider = context.services?.deferredTools;
+  if (typeof provider !== 'function') {
+    throw new FermixError({
+      code: 'registry_unavailable',
+      message: 'tool_search has no deferred-tool catalog on this path; it searches the tools the agent loop defers.',
+      hint: 'Use it from a chat turn, or list tools with `fermix capabilities list`.',
+    });
+  }
+  return (provider as () => readonly Capability[])();
+}
+
+export async function searchDeferredTools(args: Record<string, unknown>, context: ExecutionContext): Promise<ToolResult> {
+  const query = typeof args.query === 'string' ? args.query.trim() : '';
+  if (query === '') {
+    throw new FermixError({ code: 'missing_query', message: 'tool_search needs a query.', hint: 'Call tool_search with {"query": "<what the tool should do>"}, e.g. {"query": "create a github issue"}.' });
+  }
+  const catalog = catalogFrom(context);
+  const { matches } = rankTools(catalog, query, clampLimit(args.limit));
+  if (matches.length === 0) {
+    throw new FermixError({
+      code: 'no_matches',
+      message: `No deferred tool matches "${query}" (${catalog.length} searched).`,
+      hint: 'Try other words (what the tool does, or the service name); the deferred tool names are listed in your prompt under "Deferred tools".',
+      data: { query, total_available: catalog.length },
+    });
+  }
+  const result: ToolSearchResult = { query, total_available: catalog.length, matches };
+  return { text: JSON.stringify(result), data: result };
+}
+
 export const toolSearch = defineBuiltin({
   name: 'tool_search',
   description:
@@ -41,5 +169,6 @@ export const toolSearch = defineBuiltin({
     { tag: 'missing_query', description: 'query is absent or blank' },
     { tag: 'no_matches', description: 'nothing matched; try other words' },
   ],
+  executor: searchDeferredTools,
   metadata: { deferral_bridge: true },
 });

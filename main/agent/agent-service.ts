@@ -1,0 +1,310 @@
+/**
+ * The agent service: queues turns (FIFO per conversation), runs them through the loop, ties approval
+ * requests to the turn that is waiting on them (parking, persisted), resumes parked turns at start-up,
+ * and stops turns. The composition root creates it with the registry, the invoker, the approval
+ * queue, the database and the event bus; it never sees a tool.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ApprovalQueue, CapabilityRegistry, Invoker } from '../core/capabilities/index.js';
+import type { FermixConfig } from '../config/schema.js';
+import { FermixError, type WireError } from '../core/errors.js';
+import type { Database } from '../store/database.js';
+import { FINISHED_STATUSES, createTurnStore, type TurnOptions, type TurnRow } from '../store/turns.js';
+import { DEFAULT_RETRY, type RetryPolicy } from './loop/model-call.js';
+import { ITERATION_CAPS, outcomeError, runTurn, type TurnOutcome } from './loop/run-turn.js';
+import { createTurnEmitter, type EventSink, type TurnEmitter } from './loop/turn-events.js';
+import { createProviderService } from './providers/provider-service.js';
+import { systemSecrets, type SecretReader } from './providers/secrets.js';
+import { createRequestBuilder } from './request-builder.js';
+import type { PluginStatus, SkillSummary } from './runtime-prompt.js';
+import { createTurnQueue } from './turn-queue.js';
+
+export interface AgentLogger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface AgentServiceDeps {
+  db: Database;
+  registry: CapabilityRegistry;
+  /** THE invoke boundary, created with the same `approvals` queue passed here. */
+  invoker: Invoker;
+  approvals: ApprovalQueue;
+  events: EventSink;
+  /** Read at every turn (createConfigReader), so provider edits apply without a restart. */
+  config: () => FermixConfig;
+  /** Node services for executors (sandbox, configFile, …), merged into every call's context. */
+  services?: () => Record<string, unknown>;
+  /** Plugin readiness for the `## Plugins` section; [] until the plugin supervisor exists. */
+  pluginStatus?: () => PluginStatus[];
+  /** Skill catalog for the prompt; [] until skills exist. */
+  skillCatalog?: () => SkillSummary[];
+  secrets?: SecretReader;
+  logger?: AgentLogger;
+  now?: () => Date;
+  fetch?: typeof fetch;
+  ollamaOrigin?: string;
+  retry?: Partial<RetryPolicy>;
+  maxIterations?: number;
+}
+
+export interface SendInput {
+  message: string;
+  conversation_id?: string;
+  /** Creates the conversation with this id when it does not exist (`fermix ask --session NAME`). */
+  create_if_missing?: boolean;
+  title?: string;
+  cwd?: string;
+  trust?: TurnOptions['trust'];
+  origin?: TurnOptions['origin'];
+  interactive?: boolean;
+  kind?: TurnOptions['kind'];
+}
+
+export interface TurnSummary {
+  turn_id: string;
+  conversation_id: string;
+  status: TurnRow['status'];
+  text: string;
+  stop_reason: string | null;
+  error: WireError | null;
+  provider: string | null;
+  model: string | null;
+  iterations: number;
+  usage: { input_tokens: number; output_tokens: number };
+  cost_usd: number | null;
+}
+
+interface ActiveTurn {
+  turnId: string;
+  controller: AbortController;
+  emitter?: TurnEmitter;
+  currentCall: string | null;
+  approvalId: string | null;
+}
+
+const quietLogger: AgentLogger = { info: () => {}, warn: () => {}, error: () => {} };
+
+function titleFrom(message: string): string {
+  const line = message.trim().split('\n')[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'New conversation';
+}
+
+export function createAgentService(deps: AgentServiceDeps) {
+  const now = deps.now ?? (() => new Date());
+  const logger = deps.logger ?? quietLogger;
+  const store = createTurnStore(deps.db, now);
+  const queue = createTurnQueue();
+  const providers = createProviderService({ config: deps.config, secrets: deps.secrets ?? systemSecrets, fetch: deps.fetch, ollamaOrigin: deps.ollamaOrigin });
+  const requests = createRequestBuilder({
+    registry: deps.registry,
+    deferralEnabled: () => deps.config().fermix_core.tools.tool_search.enabled,
+    pluginStatus: deps.pluginStatus ?? (() => []),
+    skillCatalog: deps.skillCatalog ?? (() => []),
+    services: deps.services ?? (() => ({})),
+    now,
+  });
+  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...deps.retry };
+  /** conversation id → its running turn (one at a time per conversation). */
+  const running = new Map<string, ActiveTurn>();
+  /** turn id → controller of every queued or running turn, for /stop and shutdown. */
+  const controllers = new Map<string, { conversationId: string; controller: AbortController }>();
+  const waiters = new Map<string, ((summary: TurnSummary) => void)[]>();
+  let shuttingDown = false;
+
+  // AI SDK warnings go to the console by default; the daemon's console is not a log.
+  (globalThis as { AI_SDK_LOG_WARNINGS?: unknown }).AI_SDK_LOG_WARNINGS = false;
+
+  const unsubscribe = deps.approvals.subscribe((event) => {
+    const conversationId = event.approval.conversation_id;
+    const active = conversationId ? running.get(conversationId) : undefined;
+    if (!active) return;
+    if (event.type === 'requested' && active.currentCall) {
+      active.approvalId = event.approval.id;
+      store.park({ turn_id: active.turnId, call_id: active.currentCall, approval_id: event.approval.id, capability: event.approval.capability, reason: event.approval.reason, card: event.approval });
+      active.emitter?.emit('chat.parked', { turn_id: active.turnId, call_id: active.currentCall, approval_id: event.approval.id, capability: event.approval.capability, reason: event.approval.reason, card: event.approval });
+    } else if (event.approval.id === active.approvalId && !shuttingDown) {
+      // Answered, or cancelled by /stop: either way the turn is no longer waiting.
+      active.approvalId = null;
+      store.unpark(active.turnId);
+      if (event.type === 'answered') active.emitter?.emit('chat.resumed', { turn_id: active.turnId, approval_id: event.approval.id, answer: event.answer });
+    }
+  });
+
+  function summary(turnId: string, text = ''): TurnSummary {
+    const row = store.getTurn(turnId);
+    return {
+      turn_id: row.id,
+      conversation_id: row.conversation_id,
+      status: row.status,
+      text,
+      stop_reason: row.stop_reason,
+      error: row.error_code ? { code: row.error_code, message: row.error_message ?? '', hint: row.error_hint ?? '' } : null,
+      provider: row.provider,
+      model: row.model,
+      iterations: row.iterations,
+      usage: { input_tokens: row.input_tokens, output_tokens: row.output_tokens },
+      cost_usd: row.cost_usd,
+    };
+  }
+
+  function lastAnswer(turnId: string, conversationId: string): string {
+    const row = deps.db.get<{ content: string }>("SELECT content FROM messages WHERE conversation_id = ? AND turn_id = ? AND role = 'assistant' AND content != '' ORDER BY id DESC LIMIT 1", [conversationId, turnId]);
+    return row?.content ?? '';
+  }
+
+  function settle(turnId: string, result: TurnSummary): void {
+    for (const resolve of waiters.get(turnId) ?? []) resolve(result);
+    waiters.delete(turnId);
+  }
+
+  async function execute(turnId: string, resumed: boolean): Promise<void> {
+    const entry = controllers.get(turnId)!;
+    const turn = store.getTurn(turnId);
+    const conversationId = turn.conversation_id;
+    const emitter = createTurnEmitter(deps.events, conversationId, turnId, (error) => logger.error('chat event rejected', { error: String(error) }));
+    const active: ActiveTurn = { turnId, controller: entry.controller, emitter, currentCall: null, approvalId: null };
+    running.set(conversationId, active);
+    let outcome: TurnOutcome;
+    try {
+      // A resumed turn stays `parked` until its call is asked again or runs (a crash in between
+      // must find it parked again, not running).
+      if (!resumed) {
+        store.appendMessage(conversationId, turnId, { role: 'user', text: turn.options.message ?? '' });
+        store.setStatus(turnId, 'running');
+      }
+      emitter.emit('chat.turn_started', { turn_id: turnId, conversation_id: conversationId, resumed });
+      const candidates = providers.handles();
+      if (entry.controller.signal.aborted) {
+        outcome = shuttingDown ? { status: 'interrupted', text: '', stop_reason: 'daemon_shutdown', error: null } : { status: 'stopped', text: '', stop_reason: 'stopped', error: null };
+      } else if (candidates.length === 0) {
+        outcome = outcomeError(await providers.noProvider());
+      } else {
+        outcome = await runTurn({
+          turn: store.getTurn(turnId),
+          store,
+          invoker: deps.invoker,
+          emitter,
+          signal: entry.controller.signal,
+          shuttingDown: () => shuttingDown,
+          candidates,
+          prepare: () => requests.prepare(conversationId, turn.options.trust),
+          retry,
+          maxIterations: deps.maxIterations ?? ITERATION_CAPS[turn.options.kind],
+          setCurrentCall: (callId) => {
+            active.currentCall = callId;
+          },
+          onHistoryRepair: (message) => {
+            logger.warn('history repaired before a model request', { turn_id: turnId, repair: message });
+            emitter.emit('chat.warning', { turn_id: turnId, code: 'history_repaired', message });
+          },
+        });
+      }
+    } catch (error) {
+      logger.error('turn failed unexpectedly', { turn_id: turnId, error: String((error as Error)?.stack ?? error) });
+      outcome = outcomeError(error);
+    } finally {
+      running.delete(conversationId);
+      controllers.delete(turnId);
+    }
+    if (outcome.leftParked) {
+      logger.info('turn left parked for the next start', { turn_id: turnId });
+      settle(turnId, summary(turnId));
+      return;
+    }
+    store.finishTurn(turnId, { status: outcome.status, stop_reason: outcome.stop_reason, error: outcome.error });
+    const text = outcome.text || lastAnswer(turnId, conversationId);
+    const result = summary(turnId, text);
+    if (outcome.error) emitter.emit('chat.error', { turn_id: turnId, ...outcome.error });
+    emitter.emit('chat.turn_finished', { ...result, status: result.status as never });
+    settle(turnId, result);
+  }
+
+  function schedule(turn: TurnRow, resumed: boolean): Promise<TurnSummary> {
+    const controller = new AbortController();
+    controllers.set(turn.id, { conversationId: turn.conversation_id, controller });
+    const done = new Promise<TurnSummary>((resolve) => waiters.set(turn.id, [...(waiters.get(turn.id) ?? []), resolve]));
+    void queue.enqueue(turn.conversation_id, () => execute(turn.id, resumed)).catch((error: unknown) => {
+      logger.error('turn job failed', { turn_id: turn.id, error: String(error) });
+      settle(turn.id, summary(turn.id));
+    });
+    return done;
+  }
+
+  return {
+    store,
+    providers,
+    /** Queues a turn. `done` resolves when it has finished (or was left parked at shutdown). */
+    send(input: SendInput): { conversation_id: string; turn_id: string; position: number; done: Promise<TurnSummary> } {
+      if (shuttingDown) throw new FermixError({ code: 'daemon_stopping', message: 'The daemon is stopping and takes no new messages.', hint: 'Start it again with `fermix daemon`, then resend.' });
+      let conversationId = input.conversation_id;
+      if (conversationId === undefined) {
+        conversationId = randomUUID();
+        store.ensureConversation(conversationId, input.title ?? titleFrom(input.message));
+      } else if (!store.conversationExists(conversationId)) {
+        if (!input.create_if_missing) {
+          throw new FermixError({ code: 'conversation_not_found', message: `No conversation with id ${conversationId}.`, hint: 'List conversations with `conversations.list`, or leave the id out to start a new one.', data: { id: conversationId } });
+        }
+        store.ensureConversation(conversationId, input.title ?? titleFrom(input.message));
+      }
+      const options: TurnOptions = {
+        trust: input.trust ?? 'operator',
+        origin: input.origin ?? 'chat',
+        interactive: input.interactive ?? true,
+        kind: input.kind ?? 'interactive',
+        message: input.message,
+        ...(input.cwd ? { cwd: input.cwd } : {}),
+      };
+      const turn = store.createTurn(randomUUID(), conversationId, options);
+      const position = queue.depth(conversationId);
+      const done = schedule(turn, false);
+      createTurnEmitter(deps.events, conversationId, turn.id, () => {}).emit('chat.turn_queued', { turn_id: turn.id, conversation_id: conversationId, position });
+      return { conversation_id: conversationId, turn_id: turn.id, position, done };
+    },
+    /** `/stop`: the running turn (and its tool) and every turn queued behind it. */
+    stop(conversationId: string): number {
+      let stopped = 0;
+      for (const [, entry] of controllers) {
+        if (entry.conversationId !== conversationId || entry.controller.signal.aborted) continue;
+        entry.controller.abort(new FermixError({ code: 'cancelled', message: 'Stopped by /stop.', hint: '' }));
+        stopped += 1;
+      }
+      return stopped;
+    },
+    /** Waits for a turn; resolves immediately with its summary when it is already finished. */
+    wait(turnId: string): Promise<TurnSummary> {
+      const row = store.getTurn(turnId);
+      if (FINISHED_STATUSES.has(row.status)) return Promise.resolve(summary(turnId, lastAnswer(turnId, row.conversation_id)));
+      return new Promise((resolve) => waiters.set(turnId, [...(waiters.get(turnId) ?? []), resolve]));
+    },
+    turn(turnId: string): TurnSummary {
+      const row = store.getTurn(turnId);
+      return summary(turnId, lastAnswer(turnId, row.conversation_id));
+    },
+    /**
+     * At start-up: unfinished running turns become `interrupted`; parked turns are queued again and
+     * ask for their approval anew (the old card died with the old process). Returns how many resumed.
+     */
+    start(): number {
+      const interrupted = store.interruptUnfinished('The daemon stopped while this turn was running.');
+      if (interrupted > 0) logger.warn('turns interrupted by a daemon stop', { count: interrupted });
+      const parked = store.parkedTurns();
+      for (const turn of parked) void schedule(turn, true);
+      return parked.length;
+    },
+    /** Plugin enable/disable/logout: the next turn rebuilds its runtime prompt. */
+    invalidatePrompts(): void {
+      requests.clearPrompts();
+    },
+    /** Shutdown: running turns end `interrupted`, parked ones stay parked for the next start. */
+    async close(): Promise<void> {
+      shuttingDown = true;
+      for (const [, entry] of controllers) entry.controller.abort(new FermixError({ code: 'daemon_stopping', message: 'The daemon is stopping.', hint: '' }));
+      await Promise.race([queue.idle(), new Promise((resolve) => setTimeout(resolve, 5_000))]);
+      unsubscribe();
+    },
+  };
+}
+
+export type AgentService = ReturnType<typeof createAgentService>;

@@ -1,0 +1,107 @@
+/**
+ * Provider failures → Fermix errors, plus the two facts the loop needs: may it retry on the same
+ * provider, and may it fall back to the next one. Transient = rate limits, overload, 5xx, dropped
+ * connections, timeouts. A timeout is not retried on the same provider (reference §6: "never retry a
+ * timeout") but may fall back. Auth and request errors are permanent: retrying cannot fix them.
+ */
+import { APICallError } from 'ai';
+import { FermixError, isFermixError } from '../../core/errors.js';
+import { PROVIDER_SETUP_UI } from './provider-config.js';
+
+export interface ClassifiedError {
+  error: FermixError;
+  transient: boolean;
+  retrySameProvider: boolean;
+  retryAfterMs?: number;
+}
+
+const NETWORK_CODES = /ECONNREFUSED|ECONNRESET|EPIPE|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|UND_ERR|other side closed|terminated|socket hang up|fetch failed/i;
+
+function chain(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: any = error; e && parts.length < 6; e = e.cause) parts.push(`${e.code ?? ''} ${e.message ?? String(e)}`);
+  return parts.join(' <- ');
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n')[0] ?? '').slice(0, 300);
+}
+
+/** The error body's own message when it has one (OpenAI/Anthropic both use {error:{message}}). */
+function bodyMessage(error: APICallError): string {
+  try {
+    const body = JSON.parse(error.responseBody ?? '') as { error?: { message?: string } | string; message?: string };
+    const inner = typeof body.error === 'string' ? body.error : body.error?.message ?? body.message;
+    if (inner) return firstLine(inner);
+  } catch {
+    // not JSON
+  }
+  return firstLine(error.message);
+}
+
+export function classifyProviderError(error: unknown, provider: { name: string; model: string }, timedOut = false): ClassifiedError {
+  const who = `${provider.name} (${provider.model})`;
+  if (isFermixError(error)) return { error, transient: false, retrySameProvider: false };
+  if (timedOut) {
+    return {
+      error: new FermixError({ code: 'provider_timeout', message: `${who} did not answer within its time limit.`, hint: `Raise timeout_ms in [providers.${provider.name}], or try again.`, data: { provider: provider.name } }),
+      transient: true,
+      retrySameProvider: false,
+    };
+  }
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode ?? 0;
+    const retryAfter = Number(error.responseHeaders?.['retry-after']);
+    const retryAfterMs = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined;
+    const detail = bodyMessage(error);
+    const data = { provider: provider.name, status };
+    if (status === 401 || status === 403) {
+      return {
+        error: new FermixError({ code: 'provider_auth', message: `${who} refused the API key (HTTP ${status}): ${detail}.`, hint: `Store a valid key with \`fermix providers set-key ${provider.name} --stdin\`, or in ${PROVIDER_SETUP_UI}.`, data }),
+        transient: false,
+        retrySameProvider: false,
+      };
+    }
+    if (status === 429) {
+      return {
+        error: new FermixError({ code: 'provider_rate_limited', message: `${who} is rate limiting requests (HTTP 429): ${detail}.`, hint: 'Wait a moment and try again, or configure a fallback provider.', data }),
+        transient: true,
+        retrySameProvider: true,
+        retryAfterMs,
+      };
+    }
+    if (status === 408 || status === 409 || status >= 500) {
+      return {
+        error: new FermixError({ code: 'provider_unavailable', message: `${who} failed with HTTP ${status}: ${detail}.`, hint: 'Try again in a moment; a fallback provider in [providers] takes over on the first call of a turn.', data }),
+        transient: true,
+        retrySameProvider: true,
+        retryAfterMs,
+      };
+    }
+    if (status === 404) {
+      return {
+        error: new FermixError({ code: 'provider_not_found', message: `${who} answered 404: ${detail}.`, hint: `Check base_url and model in [providers.${provider.name}]; \`fermix providers models ${provider.name}\` lists the models it serves.`, data }),
+        transient: false,
+        retrySameProvider: false,
+      };
+    }
+    return {
+      error: new FermixError({ code: 'provider_bad_request', message: `${who} rejected the request (HTTP ${status}): ${detail}.`, hint: `Check the model name in [providers.${provider.name}] (${PROVIDER_SETUP_UI}); \`fermix logs -n 50\` has the details.`, data }),
+      transient: false,
+      retrySameProvider: false,
+    };
+  }
+  const text = chain(error);
+  if (NETWORK_CODES.test(text)) {
+    return {
+      error: new FermixError({ code: 'provider_unreachable', message: `${who} could not be reached: ${firstLine(text.trim())}.`, hint: `Check that the server at the base_url of [providers.${provider.name}] is running (\`fermix providers models ${provider.name}\` tests it).`, data: { provider: provider.name } }),
+      transient: true,
+      retrySameProvider: true,
+    };
+  }
+  return {
+    error: new FermixError({ code: 'provider_error', message: `${who} failed: ${firstLine((error as Error)?.message ?? String(error))}.`, hint: 'Try again; `fermix logs -n 50` shows the details.', data: { provider: provider.name }, cause: error }),
+    transient: false,
+    retrySameProvider: false,
+  };
+}

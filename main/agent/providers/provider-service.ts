@@ -1,0 +1,102 @@
+/**
+ * What the chat API and the loop ask about providers: the ordered handles for a turn, the list for
+ * Settings → Providers (with the local Ollama offered when nothing is configured), a provider's model
+ * list, and the error a turn gets when there is no provider at all.
+ */
+import type { FermixConfig } from '../../config/schema.js';
+import { FermixError, isFermixError } from '../../core/errors.js';
+import type { ProviderHandle } from '../loop/model-call.js';
+import { acceptsImages, createLanguageModel } from './language-model.js';
+import { listModels, probeOllama, type OllamaProbe } from './model-list.js';
+import { PROVIDER_SETUP_UI, providerApiKey, resolveProviders, type ProviderType } from './provider-config.js';
+import type { SecretReader } from './secrets.js';
+
+export interface ProviderServiceOptions {
+  config: () => FermixConfig;
+  secrets: SecretReader;
+  fetch?: typeof fetch;
+  /** Where to look for a local Ollama; tests point it at the scripted server. */
+  ollamaOrigin?: string;
+}
+
+export interface ProviderInfo {
+  name: string;
+  type: ProviderType;
+  base_url: string | null;
+  model: string;
+  primary: boolean;
+  key: { source: 'keyring' | 'env' | 'none'; label: string | null; present: boolean | null; problem: string | null };
+}
+
+export function noProviderError(probe: OllamaProbe): FermixError {
+  const ollama = probe.found
+    ? ` A local Ollama answers at ${probe.base_url}${probe.models.length ? ` with ${probe.models.slice(0, 5).join(', ')}` : ''}: use it with \`fermix providers add local --type openai-compatible --base-url ${probe.base_url} --model ${probe.models[0] ?? 'qwen3'} --primary\`.`
+    : '';
+  return new FermixError({
+    code: 'no_provider',
+    message: `No model provider is configured, so there is nothing to answer with.${ollama}`,
+    hint: `Add one in the app under ${PROVIDER_SETUP_UI}, or run \`fermix providers add NAME --type openai|anthropic|openai-compatible --model MODEL [--base-url URL] --primary\` (then \`fermix providers set-key NAME --stdin\` for a hosted API).`,
+    data: { ollama: probe },
+  });
+}
+
+export function createProviderService(options: ProviderServiceOptions) {
+  const fetchImpl = options.fetch;
+  return {
+    /** Primary first, then fallbacks. Keys are read when a handle's model is first built. */
+    handles(config: FermixConfig = options.config()): ProviderHandle[] {
+      return resolveProviders(config).map((provider) => {
+        let built: ReturnType<typeof createLanguageModel> | undefined;
+        return {
+          provider,
+          acceptsImages: acceptsImages(provider),
+          model: () => (built ??= createLanguageModel(provider, providerApiKey(config, provider, options.secrets), fetchImpl)),
+        };
+      });
+    },
+    async noProvider(): Promise<FermixError> {
+      return noProviderError(await probeOllama(options.ollamaOrigin, fetchImpl));
+    },
+    probeOllama(): Promise<OllamaProbe> {
+      return probeOllama(options.ollamaOrigin, fetchImpl);
+    },
+    list(): ProviderInfo[] {
+      const config = options.config();
+      return resolveProviders(config).map((provider) => {
+        let present: boolean | null = null;
+        let problem: string | null = null;
+        if (provider.keySource !== 'none') {
+          try {
+            present = providerApiKey(config, provider, options.secrets) !== undefined;
+          } catch (error) {
+            present = false;
+            problem = isFermixError(error) ? `${error.message} ${error.hint}` : String(error);
+          }
+        }
+        return {
+          name: provider.name,
+          type: provider.type,
+          base_url: provider.baseUrl ?? null,
+          model: provider.model,
+          primary: provider.primary,
+          key: { source: provider.keySource, label: provider.keyLabel, present, problem },
+        };
+      });
+    },
+    async models(name: string): Promise<string[]> {
+      const config = options.config();
+      const provider = resolveProviders(config).find((p) => p.name === name);
+      if (!provider) {
+        throw new FermixError({
+          code: 'unknown_provider',
+          message: `No provider named ${name} is configured.`,
+          hint: `\`fermix providers list\` shows the configured names; add one in ${PROVIDER_SETUP_UI}.`,
+          data: { name },
+        });
+      }
+      return listModels(provider, providerApiKey(config, provider, options.secrets), fetchImpl);
+    },
+  };
+}
+
+export type ProviderService = ReturnType<typeof createProviderService>;

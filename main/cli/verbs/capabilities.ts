@@ -1,0 +1,83 @@
+import type { HomePaths } from '../../config/home.js';
+import { loadConfig } from '../../config/config-file.js';
+import { createRegistry, capabilitiesForRole, validateRole } from '../../core/capabilities/index.js';
+import { builtinToolsFor } from '../../daemon/builtin-tools.js';
+import type { CapabilityView } from '../../api/methods/capabilities.js';
+import { callDaemon } from '../control-client.js';
+import { EXIT, UsageError, type CliIo } from '../output.js';
+
+function grouped(capabilities: CapabilityView[]): string {
+  const byGroup = new Map<string, string[]>();
+  for (const cap of capabilities) byGroup.set(cap.group, [...(byGroup.get(cap.group) ?? []), cap.has_executor ? cap.name : `${cap.name}*`]);
+  const width = Math.max(...[...byGroup.keys()].map((group) => group.length));
+  const lines = [...byGroup.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([group, names]) => `${group.padEnd(width)}  ${names.sort().join(' ')}`);
+  const pending = capabilities.filter((cap) => !cap.has_executor).length;
+  lines.push('', `${capabilities.length} capabilities${pending ? `; * = not implemented yet (${pending})` : ''}. Details: fermix capabilities inspect NAME`);
+  return lines.join('\n');
+}
+
+function describe(cap: CapabilityView): string {
+  const required = new Set((cap.parameters.required as string[] | undefined) ?? []);
+  const properties = (cap.parameters.properties ?? {}) as Record<string, { type?: string; description?: string }>;
+  const failure = (cap.metadata.failure_modes as { tag: string; description: string }[] | undefined) ?? [];
+  const examples = (cap.metadata.examples as string[] | undefined) ?? [];
+  return [
+    `${cap.name} — ${cap.description}`,
+    `status:        ${cap.status}`,
+    `kind:          ${cap.kind}    policy class: ${cap.policy_class}    category: ${cap.category}    group: ${cap.group}`,
+    `mutating:      ${cap.is_mutating} (${cap.derived_from.is_mutating})    network: ${cap.is_network} (${cap.derived_from.is_network})    stateful: ${cap.is_stateful}`,
+    `scopes:        ${cap.scope_requirements.join(', ') || '(none)'}    audit: ${cap.audit_behavior}    timeout: ${cap.timeout_ms} ms${cap.hidden_from_agent ? '    hidden from the agent' : ''}`,
+    'parameters:',
+    ...Object.entries(properties).map(([name, schema]) => `  ${name}${required.has(name) ? ' (required)' : ''}: ${schema.type ?? 'any'} — ${schema.description ?? ''}`),
+    ...(cap.output_schema ? ['output schema:', `  ${JSON.stringify(cap.output_schema)}`] : []),
+    ...(examples.length ? ['examples:', ...examples.map((example) => `  ${example}`)] : []),
+    ...(failure.length ? ['failure modes:', ...failure.map((mode) => `  ${mode.tag}: ${mode.description}`)] : []),
+  ].join('\n');
+}
+
+export async function capabilitiesVerb(io: CliIo, paths: HomePaths, rest: string[], options: { json: boolean; kind?: string; args?: string; trust?: string }): Promise<number> {
+  const [sub = 'list', name] = rest;
+  if (sub === 'list') {
+    const result = (await callDaemon(paths.socket, 'capabilities.list', { kind: options.kind ?? 'all' })) as { capabilities: CapabilityView[] };
+    io.out(options.json ? JSON.stringify({ ok: true, result }) : grouped(result.capabilities));
+    return EXIT.ok;
+  }
+  if (sub === 'inspect') {
+    if (!name) throw new UsageError('usage: fermix capabilities inspect NAME [--json]');
+    const cap = (await callDaemon(paths.socket, 'capabilities.inspect', { name })) as CapabilityView;
+    io.out(options.json ? JSON.stringify({ ok: true, result: cap }) : describe(cap));
+    return EXIT.ok;
+  }
+  if (sub === 'call') {
+    if (!name) throw new UsageError('usage: fermix capabilities call NAME --args JSON [--trust operator|guest]');
+    let args: unknown = {};
+    if (options.args !== undefined) {
+      try {
+        args = JSON.parse(options.args);
+      } catch {
+        throw new UsageError(`--args must be a JSON object (got ${options.args})`);
+      }
+    }
+    if (options.trust !== undefined && options.trust !== 'operator' && options.trust !== 'guest') throw new UsageError('--trust is operator or guest');
+    const result = (await callDaemon(paths.socket, 'capabilities.call', { name, args, trust: options.trust ?? 'operator', origin: 'cli', cwd: process.cwd() }, 600_000)) as { text: string; data?: unknown };
+    io.out(options.json ? JSON.stringify({ ok: true, result }) : result.text);
+    return EXIT.ok;
+  }
+  throw new UsageError('usage: fermix capabilities [list|inspect NAME|call NAME --args JSON] [--kind K] [--json]');
+}
+
+/** `fermix roles check`: validates [roles.*] (unknown groups are named) and lists what each role reaches. Needs no daemon. */
+export function rolesVerb(io: CliIo, paths: HomePaths, sub: string | undefined, json: boolean): number {
+  if (sub !== 'check') throw new UsageError('usage: fermix roles check [--json]');
+  const { config } = loadConfig(paths.config);
+  const registry = createRegistry();
+  for (const cap of builtinToolsFor(config)) registry.register(cap);
+  const roles = Object.entries(config.roles).map(([name, role]) => {
+    const valid = validateRole({ name, tools: role.tools });
+    return { name, groups: [...valid.tools], capabilities: capabilitiesForRole(valid, registry.list()).map((cap) => cap.name) };
+  });
+  if (json) io.out(JSON.stringify({ ok: true, result: { roles } }));
+  else if (roles.length === 0) io.out('No roles configured. Add one to config.toml: [roles.reviewer] tools = ["fs", "git"]');
+  else for (const role of roles) io.out(`${role.name} [${role.groups.join(', ')}]: ${role.capabilities.join(' ') || '(no built-in capabilities)'}`);
+  return EXIT.ok;
+}

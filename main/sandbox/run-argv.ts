@@ -1,0 +1,40 @@
+/**
+ * Runs an argv (git, a command preset) through the same door as the shell tool: `sandbox.runShell`,
+ * so the working-dir gate, hardline, minimal env, redaction, process group and OS jail all apply and
+ * the sandbox stays the only module that spawns. The argv is single-quoted into one `exec` line, so
+ * no word of it is ever parsed as shell syntax.
+ */
+import { FermixError } from '../core/errors.js';
+import type { Sandbox, ShellRequest, ShellResult } from './sandbox.js';
+
+export interface ArgvRequest extends Omit<ShellRequest, 'command'> {
+  argv: string[];
+  /** Variables to drop from the child env first (e.g. GIT_DIR when `[sandbox.env] mode = "all"`). */
+  unsetEnv?: string[];
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** POSIX single-quoting: `'` becomes `'\''`; everything else is literal inside quotes. */
+export function quoteArg(arg: string): string {
+  return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+export function argvCommand(argv: string[], unsetEnv: string[] = []): string {
+  if (argv.length === 0 || argv[0] === '') {
+    throw new FermixError({ code: 'invalid_command', message: 'No program to run.', hint: 'Pass the executable as the first argv item.' });
+  }
+  if (argv.some((a) => a.includes('\0'))) {
+    throw new FermixError({ code: 'invalid_command', message: 'An argument contains a NUL byte.', hint: 'Remove the NUL byte from the arguments.' });
+  }
+  const bad = unsetEnv.find((n) => !ENV_NAME.test(n));
+  if (bad !== undefined) throw new FermixError({ code: 'invalid_command', message: `Not an env name: ${bad}.`, hint: 'Pass shell identifiers to unsetEnv.' });
+  const unset = unsetEnv.length > 0 ? `unset ${unsetEnv.join(' ')}; ` : '';
+  return `${unset}exec ${argv.map(quoteArg).join(' ')}`;
+}
+
+/** Throws exactly what runShell throws (sandbox_denied, timeout, exit_nonzero with data.output, …). */
+export function runArgv(sandbox: Sandbox, request: ArgvRequest): Promise<ShellResult> {
+  const { argv, unsetEnv, ...rest } = request;
+  return sandbox.runShell({ ...rest, command: argvCommand(argv, unsetEnv) });
+}

@@ -1,0 +1,106 @@
+// Electron main entry: one instance, the daemon in-process (the design card's shape), one hardened window,
+// tray, push-to-talk and approval notifications. Thin on purpose: all behaviour lives in the daemon.
+import { join } from 'node:path';
+import { app, BrowserWindow, dialog, session } from 'electron';
+import { startDaemon, type RunningDaemon } from '../daemon/compose.js';
+import { formatErrorForPeople, isFermixError } from '../core/errors.js';
+import { registerAppScheme, serveAppProtocol } from './app-protocol.js';
+import { createComputerUseState } from './computer-use-state.js';
+import { attachIpcAdapter } from './ipc-adapter.js';
+import { notifyApprovalWaiting, type ApprovalWaiting } from './notifications.js';
+import { shellPaths } from './paths.js';
+import { registerPushToTalk } from './shortcuts.js';
+import { createTray } from './tray.js';
+import { createMainWindow, hardenWebContents, restrictPermissions } from './window.js';
+
+const paths = shellPaths();
+registerAppScheme();
+
+if (!app.requestSingleInstanceLock()) {
+  // A second launch only brings the first window forward (handled by 'second-instance' there).
+  app.quit();
+} else {
+  app.setAppUserModelId('io.fermix.desktop');
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
+  app.whenReady().then(run, (error) => fail(error));
+}
+
+function fail(error: unknown): void {
+  const text = isFermixError(error) ? formatErrorForPeople(error.toWire()) : String((error as Error)?.message ?? error);
+  dialog.showErrorBox('Fermix could not start', text);
+  app.exit(1);
+}
+
+async function run(): Promise<void> {
+  let daemon: RunningDaemon;
+  try {
+    daemon = await startDaemon({ rendererDir: paths.renderer });
+  } catch (error) {
+    // Typical: a headless `fermix daemon` already holds the home's pid lock; the hint says what to do.
+    fail(error);
+    return;
+  }
+
+  serveAppProtocol(session.defaultSession, paths.renderer);
+  restrictPermissions(session.defaultSession);
+
+  let window: BrowserWindow | undefined;
+  const showWindow = () => {
+    if (!window || window.isDestroyed()) {
+      window = createMainWindow({ preloadPath: paths.preload, iconPath: join(paths.resources, 'icon.png') });
+    }
+    if (window.isMinimized()) window.restore();
+    window.show();
+    window.focus();
+  };
+  app.on('second-instance', showWindow);
+  app.on('activate', showWindow);
+
+  const ipc = attachIpcAdapter({
+    dispatcher: daemon.dispatcher,
+    subscribe: (listener) => daemon.events.subscribe(listener),
+    targets: () => BrowserWindow.getAllWindows().map((each) => each.webContents),
+  });
+
+  const unsubscribeApprovals = daemon.events.subscribe((event) => {
+    if (event.type !== 'approval.requested') return;
+    if (window && !window.isDestroyed() && window.isFocused()) return;
+    notifyApprovalWaiting(event.payload as ApprovalWaiting, showWindow);
+  });
+
+  // Until config.toml has a desktop section, the shortcut comes from the environment (default in accelerator.ts).
+  const pushToTalk = registerPushToTalk({ accelerator: process.env.FERMIX_PUSH_TO_TALK, send: ipc.broadcast });
+  if (pushToTalk.problem) console.warn(pushToTalk.problem);
+
+  const computerUse = createComputerUseState({ enabled: daemon.config.fermix_core.computer_use.enabled });
+  const trayIcon = join(paths.resources, process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png');
+  const tray = createTray({ iconPath: trayIcon, state: computerUse, onOpen: showWindow, onQuit: () => app.quit() });
+
+  app.on('window-all-closed', () => {
+    // With a tray the daemon keeps serving (scheduled jobs, the CLI); without one there is no way back in.
+    if (!tray) app.quit();
+  });
+
+  let stopped = false;
+  app.on('before-quit', (event) => {
+    if (stopped) return;
+    event.preventDefault();
+    pushToTalk.dispose();
+    unsubscribeApprovals();
+    ipc.detach();
+    void daemon.stop('desktop app quit').finally(() => {
+      stopped = true;
+      tray?.destroy();
+      app.quit();
+    });
+  });
+  // The daemon can also be stopped from outside (`fermix stop`); the app has nothing left to show then.
+  void daemon.stopped.then(() => {
+    if (!stopped) {
+      stopped = true;
+      app.quit();
+    }
+  });
+
+  showWindow();
+}
