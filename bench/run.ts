@@ -1,11 +1,12 @@
 // `npm run bench`: runs every suite and writes bench/results.json (machine-readable), printing a table.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { Metric } from './metric.js';
 
 const suites: Record<string, () => Promise<{ run(): Promise<Metric[]> }>> = {
   'daemon-startup': () => import('./suites/daemon-startup.js'),
+  registry: () => import('./suites/registry.js'),
 };
 
 const only = process.argv.slice(2);
@@ -21,5 +22,7 @@ for (const [name, load] of Object.entries(suites)) {
   }
 }
 const file = join(import.meta.dirname, 'results.json');
-writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: cpus().length, memory_gb: Math.round(totalmem() / 2 ** 30), suites: results }, null, 2));
+// A filtered run (`npm run bench -- registry`) keeps the other suites' last figures.
+const previous = only.length && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')).suites as Record<string, Metric[]>) : {};
+writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: cpus().length, memory_gb: Math.round(totalmem() / 2 ** 30), suites: { ...previous, ...results } }, null, 2));
 console.log(`\nwrote ${file}`);

@@ -51,10 +51,17 @@ export function createAuditStore(db: Database, options: { retentionDays: number;
   function query(filter: AuditQuery = {}): StoredAuditRecord[] {
     const where: string[] = [];
     const params: (string | number)[] = [];
-    if (filter.since) (where.push('time >= ?'), params.push(filter.since));
-    if (filter.capability) (where.push('capability = ?'), params.push(filter.capability));
-    if (filter.decision) (where.push('decision = ?'), params.push(filter.decision));
-    if (filter.conversation_id) (where.push('conversation_id = ?'), params.push(filter.conversation_id));
+    const conditions: [string, string | undefined][] = [
+      ['time >= ?', filter.since],
+      ['capability = ?', filter.capability],
+      ['decision = ?', filter.decision],
+      ['conversation_id = ?', filter.conversation_id],
+    ];
+    for (const [clause, value] of conditions) {
+      if (value === undefined) continue;
+      where.push(clause);
+      params.push(value);
+    }
     params.push(filter.limit ?? 1000);
     const rows = db.all<Record<string, unknown>>(
       `SELECT * FROM audit_records ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`,

@@ -1,0 +1,71 @@
+import type { Capability } from '../../main/core/capabilities/capability.js';
+import { createInvoker, createMemoryAuditSink, createMemoryRuleStore, createPermissionGate, createRegistry } from '../../main/core/capabilities/index.js';
+import { median, metric, percentile, type Metric } from '../metric.js';
+
+const CLASSES = ['read_only', 'read_write', 'exec', 'network', 'external_api'] as const;
+
+function synthetic(index: number): Capability {
+  const executor = async (args: Record<string, unknown>) => ({ text: String(args.q ?? '') });
+  return {
+    name: `tool_${index}`,
+    description: `Synthetic tool number ${index} for the registry benchmark.`,
+    parameters: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
+    kind: index % 3 === 0 ? 'mcp' : 'builtin',
+    executor,
+    hidden_from_agent: index % 50 === 0,
+    policy_class: CLASSES[index % CLASSES.length],
+    metadata: { category: index % 7 === 0 ? 'scheduling' : 'file' },
+    group: 'fs',
+    scope_requirements: [],
+    audit_behavior: 'full',
+    is_stateful: false,
+  };
+}
+
+function timeEach(iterations: number, work: (index: number) => void): number[] {
+  const samples: number[] = [];
+  for (let index = 0; index < iterations; index += 1) {
+    const started = process.hrtime.bigint();
+    work(index);
+    samples.push(Number(process.hrtime.bigint() - started) / 1e3);
+  }
+  return samples;
+}
+
+export async function run(): Promise<Metric[]> {
+  const registry = createRegistry();
+  for (let index = 0; index < 5000; index += 1) registry.register(synthetic(index));
+
+  // find: batches of 1,000 lookups, per-lookup time = batch / 1000 (a single lookup is below timer resolution).
+  const findBatches = timeEach(200, (batch) => {
+    for (let index = 0; index < 1000; index += 1) registry.find(`tool_${(batch * 1000 + index) % 5000}`);
+  }).map((micros) => micros / 1000);
+
+  const listSamples = timeEach(300, () => {
+    registry.list_for({ trust: 'operator', excluded_categories: ['scheduling'] });
+  }).map((micros) => micros / 1000);
+
+  // Boundary overhead: validate + trust filter + gate + audit vs calling the executor directly, same tool.
+  const gate = createPermissionGate({ rules: createMemoryRuleStore(), mode: 'ask' });
+  const audit = createMemoryAuditSink();
+  const invoker = createInvoker({ registry, gate, audit });
+  const target = registry.find('tool_5')!; // read_only
+  const direct: number[] = [];
+  const boundary: number[] = [];
+  const controller = new AbortController();
+  for (let index = 0; index < 3000; index += 1) {
+    let started = process.hrtime.bigint();
+    await target.executor!({ q: 'x' }, { trust: 'operator', origin: 'cli', signal: controller.signal, services: {} });
+    direct.push(Number(process.hrtime.bigint() - started) / 1e6);
+    started = process.hrtime.bigint();
+    await invoker.execute('tool_5', { q: 'x' }, { trust: 'operator', origin: 'cli' });
+    boundary.push(Number(process.hrtime.bigint() - started) / 1e6);
+    if (audit.records.length > 1000) audit.records.length = 0;
+  }
+  const overhead = median(boundary.slice(500)) - median(direct.slice(500));
+  return [
+    metric('registry_find_us', median(findBatches), 'µs', 2, 'lower', 'median per lookup, 5,000 registered'),
+    metric('registry_list_for_5000_ms', median(listSamples), 'ms', 1, 'lower', `median; p95 ${percentile(listSamples, 95).toFixed(3)} ms`),
+    metric('boundary_overhead_median_ms', overhead, 'ms', 0.2, 'lower', 'validate + gate + audit minus a direct executor call'),
+  ];
+}
