@@ -20,7 +20,8 @@ export function quoteArg(arg: string): string {
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-export function argvCommand(argv: string[], unsetEnv: string[] = []): string {
+/** `exec: false` leaves the shell alive after the program, to chain another command with `&&`. */
+export function argvCommand(argv: string[], unsetEnv: string[] = [], exec = true): string {
   if (argv.length === 0 || argv[0] === '') {
     throw new FermixError({ code: 'invalid_command', message: 'No program to run.', hint: 'Pass the executable as the first argv item.' });
   }
@@ -30,7 +31,7 @@ export function argvCommand(argv: string[], unsetEnv: string[] = []): string {
   const bad = unsetEnv.find((n) => !ENV_NAME.test(n));
   if (bad !== undefined) throw new FermixError({ code: 'invalid_command', message: `Not an env name: ${bad}.`, hint: 'Pass shell identifiers to unsetEnv.' });
   const unset = unsetEnv.length > 0 ? `unset ${unsetEnv.join(' ')}; ` : '';
-  return `${unset}exec ${argv.map(quoteArg).join(' ')}`;
+  return `${unset}${exec ? 'exec ' : ''}${argv.map(quoteArg).join(' ')}`;
 }
 
 /** Throws exactly what runShell throws (sandbox_denied, timeout, exit_nonzero with data.output, …). */
