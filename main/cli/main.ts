@@ -8,6 +8,7 @@ const lifecycle = () => import('./verbs/lifecycle.js');
 const info = () => import('./verbs/info.js');
 const capabilities = () => import('./verbs/capabilities.js');
 const audit = () => import('./verbs/audit.js');
+const secrets = () => import('./verbs/secrets.js');
 const DEFAULT_TAIL_LINES = 100;
 
 export const USAGE = `fermix ${FERMIX_VERSION} — your personal AI agent
@@ -24,8 +25,9 @@ Usage: fermix <verb> [options]
   logs [-f] [-n N]                show the last N log lines (default ${DEFAULT_TAIL_LINES}); -f follows
   capabilities [list] [--kind K] [--json]      every capability, grouped
   capabilities inspect NAME [--json]           full normalized detail of one capability
-  capabilities call NAME --args JSON [--trust operator|guest]   call through the invoke boundary (audited)
+  capabilities call NAME --args JSON [--trust operator|guest] [--interactive]   call through the invoke boundary (audited; asks on a terminal)
   audit [--since 6h|ISO] [--capability N] [--decision allow|deny|rejected] [--json] [--export jsonl|csv]
+  secrets set NAME [--stdin] | clear NAME | status NAME   API keys in the OS keychain (never in argv)
   roles check [--json]            validate [roles.*] and list what each role reaches
   version                         print the version
   help                            this text
@@ -62,6 +64,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         decision: { type: 'string' },
         export: { type: 'string' },
         limit: { type: 'string' },
+        interactive: { type: 'boolean', default: false },
+        stdin: { type: 'boolean', default: false },
       },
     });
     json = values.json ?? false;
@@ -96,9 +100,11 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
       case 'logs':
         return await (await info()).logsVerb(io, paths, values.lines === undefined ? DEFAULT_TAIL_LINES : Number(values.lines), values.follow ?? false);
       case 'capabilities':
-        return await (await capabilities()).capabilitiesVerb(io, paths, positionals.slice(1), { json, kind: values.kind, args: values.args, trust: values.trust });
+        return await (await capabilities()).capabilitiesVerb(io, paths, positionals.slice(1), { json, kind: values.kind, args: values.args, trust: values.trust, interactive: values.interactive });
       case 'roles':
         return (await capabilities()).rolesVerb(io, paths, sub, json);
+      case 'secrets':
+        return await (await secrets()).secretsVerb(io, paths, positionals.slice(1), { json, stdin: values.stdin ?? false });
       case 'audit':
         return await (await audit()).auditVerb(io, paths, { json, since: values.since, capability: values.capability, decision: values.decision, exportFormat: values.export, limit: values.limit });
       default:

@@ -10,7 +10,7 @@ function record(overrides: Partial<AuditRecord>): AuditRecord {
   return {
     time: new Date().toISOString(), conversation_id: null, trust: 'operator', origin: 'chat', capability: 'file_read', kind: 'builtin',
     policy_class: 'read_only', decision: 'allow', rule: 'default', approval: null, args_mode: 'full', args: { path: 'a' },
-    duration_ms: 1, result_bytes: 2, truncated: false, error_code: null, ...overrides,
+    duration_ms: 1, result_bytes: 2, truncated: false, error_code: null, notes: null, ...overrides,
   };
 }
 

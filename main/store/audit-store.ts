@@ -36,7 +36,7 @@ export function createAuditStore(db: Database, options: { retentionDays: number;
         [
           record.time, record.conversation_id, record.trust, record.origin, record.capability, record.kind ?? 'unknown', record.policy_class,
           record.decision, record.rule, JSON.stringify(record.args ?? null), record.duration_ms, record.result_bytes, record.error_code,
-          JSON.stringify({ approval: record.approval, args_mode: record.args_mode, truncated: record.truncated }),
+          JSON.stringify({ approval: record.approval, args_mode: record.args_mode, truncated: record.truncated, notes: record.notes }),
         ],
       );
       // Retention is enforced as we go rather than by a timer: cheap, and nothing to schedule.
@@ -87,6 +87,7 @@ export function createAuditStore(db: Database, options: { retentionDays: number;
         result_bytes: Number(row.result_bytes ?? 0),
         truncated: extra.truncated ?? false,
         error_code: (row.error_code as string | null) ?? null,
+        notes: extra.notes ?? null,
       };
     });
   }

@@ -65,7 +65,11 @@ export function formatSearchResult(query: string, outcome: SearchOutcome): ToolR
         fallback_message: outcome.fallback_message,
       }
     : { backend: outcome.backend, result_count: outcome.hits.length, results: outcome.hits, degraded: false };
-  return { text: lines.join('\n'), data };
+  // The audit keeps the degrade facts (issue 5: `degraded`, `primary_backend`, `fallback_reason`).
+  const audit: Record<string, string | boolean> = outcome.degraded
+    ? { backend: outcome.backend, degraded: true, primary_backend: outcome.primary_backend, fallback_reason: outcome.fallback_reason }
+    : { backend: outcome.backend, degraded: false };
+  return { text: lines.join('\n'), data, audit };
 }
 
 const executeWebSearch: Executor = async (args, context: ExecutionContext) => {

@@ -55,6 +55,7 @@ const auditRecordSchema = z.object({
   result_bytes: z.number(),
   truncated: z.boolean(),
   error_code: z.string().nullable(),
+  notes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).nullable(),
 });
 
 const auditFilter = {
@@ -84,6 +85,8 @@ export const capabilityMethods = {
       trust: z.enum(TRUST_LEVELS).default('operator'),
       origin: z.enum(ORIGINS).default('cli'),
       cwd: z.string().optional(),
+      /** Groups the call's approval cards (the CLI polls approvals.list for its own). */
+      conversation_id: z.string().max(200).optional(),
       /** A CLI on a terminal can answer approval prompts itself; a piped one cannot. */
       interactive: z.boolean().default(false),
     }).strict(),

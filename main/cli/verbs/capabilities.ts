@@ -3,7 +3,9 @@ import { loadConfig } from '../../config/config-file.js';
 import { createRegistry, capabilitiesForRole, validateRole } from '../../core/capabilities/index.js';
 import { builtinToolsFor } from '../../daemon/builtin-tools.js';
 import type { CapabilityView } from '../../api/methods/capabilities.js';
+import { randomUUID } from 'node:crypto';
 import { callDaemon } from '../control-client.js';
+import { promptForApprovals } from '../approval-prompt.js';
 import { EXIT, UsageError, type CliIo } from '../output.js';
 
 function grouped(capabilities: CapabilityView[]): string {
@@ -35,7 +37,7 @@ function describe(cap: CapabilityView): string {
   ].join('\n');
 }
 
-export async function capabilitiesVerb(io: CliIo, paths: HomePaths, rest: string[], options: { json: boolean; kind?: string; args?: string; trust?: string }): Promise<number> {
+export async function capabilitiesVerb(io: CliIo, paths: HomePaths, rest: string[], options: { json: boolean; kind?: string; args?: string; trust?: string; interactive?: boolean }): Promise<number> {
   const [sub = 'list', name] = rest;
   if (sub === 'list') {
     const result = (await callDaemon(paths.socket, 'capabilities.list', { kind: options.kind ?? 'all' })) as { capabilities: CapabilityView[] };
@@ -59,7 +61,16 @@ export async function capabilitiesVerb(io: CliIo, paths: HomePaths, rest: string
       }
     }
     if (options.trust !== undefined && options.trust !== 'operator' && options.trust !== 'guest') throw new UsageError('--trust is operator or guest');
-    const result = (await callDaemon(paths.socket, 'capabilities.call', { name, args, trust: options.trust ?? 'operator', origin: 'cli', cwd: process.cwd() }, 600_000)) as { text: string; data?: unknown };
+    // On a terminal (or with --interactive) the person can answer approval cards right here.
+    const interactive = options.interactive === true || (process.stdin.isTTY === true && !options.json);
+    const conversationId = `cli-${randomUUID()}`;
+    const prompt = interactive ? promptForApprovals(io, paths.socket, conversationId) : undefined;
+    let result: { text: string; data?: unknown };
+    try {
+      result = (await callDaemon(paths.socket, 'capabilities.call', { name, args, trust: options.trust ?? 'operator', origin: 'cli', cwd: process.cwd(), interactive, conversation_id: conversationId }, 600_000)) as { text: string; data?: unknown };
+    } finally {
+      prompt?.stop();
+    }
     io.out(options.json ? JSON.stringify({ ok: true, result }) : result.text);
     return EXIT.ok;
   }

@@ -55,7 +55,7 @@ describe('buildAuditRecord', () => {
     expect(record).toEqual({
       time: '2025-06-01T12:00:00.000Z', conversation_id: null, trust: 'operator', origin: 'chat', capability: 'file_read', kind: 'builtin',
       policy_class: 'read_only', decision: 'allow', rule: 'default: not mutating → allow', approval: null, args_mode: 'full', args: { path: 'a' },
-      duration_ms: 12, result_bytes: 3, truncated: false, error_code: null,
+      duration_ms: 12, result_bytes: 3, truncated: false, error_code: null, notes: null,
     });
   });
 

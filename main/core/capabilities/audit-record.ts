@@ -41,6 +41,8 @@ export interface AuditRecord {
   result_bytes: number;
   truncated: boolean;
   error_code: string | null;
+  /** Facts the tool asked to keep (ToolResult.audit), or null. */
+  notes: Record<string, string | number | boolean | null> | null;
 }
 
 export interface AuditSink {
@@ -107,6 +109,7 @@ export interface AuditInput {
   result_bytes?: number;
   truncated?: boolean;
   error_code?: string | null;
+  notes?: Record<string, string | number | boolean | null> | null;
 }
 
 export function buildAuditRecord(input: AuditInput): AuditRecord {
@@ -131,6 +134,7 @@ export function buildAuditRecord(input: AuditInput): AuditRecord {
     result_bytes: input.result_bytes ?? 0,
     truncated: input.truncated ?? false,
     error_code: input.error_code ?? null,
+    notes: input.notes ?? null,
   };
 }
 

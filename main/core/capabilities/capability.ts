@@ -60,6 +60,8 @@ export interface ToolResult {
   text: string;
   images?: { mimeType: string; base64: string }[];
   data?: unknown;
+  /** Small, non-secret facts the audit trail should keep (e.g. web_search's `degraded`, `fallback_reason`). */
+  audit?: Record<string, string | number | boolean | null>;
 }
 
 export type Executor = (args: Record<string, unknown>, context: ExecutionContext) => Promise<ToolResult>;

@@ -272,7 +272,7 @@ export function createInvoker(options: InvokerOptions): Invoker {
         throw mapped;
       }
       const truncated = truncateResult(cap, result, maxChars);
-      audit({ decision: 'allow', rule: decision.rule, approval, duration_ms: now() - runStarted, result_bytes: truncated.bytes, truncated: truncated.truncated });
+      audit({ decision: 'allow', rule: decision.rule, approval, duration_ms: now() - runStarted, result_bytes: truncated.bytes, truncated: truncated.truncated, notes: result.audit ?? null });
       return truncated.result;
     },
   };

@@ -55,7 +55,7 @@ export function keyFixHint(keyName: string): string {
 const DEFAULT_HINTS: Record<Exclude<SearchErrorCode, 'auth_failed'>, string> = {
   rate_limited: 'Wait a minute and search again, or configure another backend under `[fermix_core.tools.web_search]`.',
   provider_error: 'The search provider is failing or out of credits; check the account on the provider\'s dashboard, or try again later.',
-  parser_changed: 'The provider changed its response format; Fermix needs an update (run `fermix doctor`, then update Fermix).',
+  parser_changed: 'The provider changed its response format and this Fermix version cannot read it; update Fermix, or set another `backend` under `[fermix_core.tools.web_search]` meanwhile.',
   network: 'Check that this machine is online (`fermix doctor` checks connectivity) and search again.',
 };
 

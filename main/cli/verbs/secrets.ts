@@ -1,0 +1,62 @@
+import type { HomePaths } from '../../config/home.js';
+import { loadConfig } from '../../config/config-file.js';
+import { createKeychain } from '../../secrets/keychain.js';
+import { EXIT, UsageError, type CliIo } from '../output.js';
+
+/** Reads a secret without echoing it (terminal) or from piped stdin (`--stdin`). Never from argv: argv is visible in `ps`. */
+async function readSecret(io: CliIo, name: string, fromStdin: boolean): Promise<string> {
+  if (fromStdin || !process.stdin.isTTY) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  }
+  io.err(`Value for ${name} (input hidden): `);
+  const stdin = process.stdin;
+  stdin.setRawMode(true);
+  stdin.resume();
+  return new Promise((resolve, reject) => {
+    let value = '';
+    const onData = (data: Buffer) => {
+      for (const char of data.toString('utf8')) {
+        if (char === '\r' || char === '\n') return finish(() => resolve(value));
+        if (char === '\u0003') return finish(() => reject(new UsageError('cancelled')));
+        if (char === '\u007f') value = value.slice(0, -1);
+        else value += char;
+      }
+    };
+    const finish = (done: () => void) => {
+      stdin.off('data', onData);
+      stdin.setRawMode(false);
+      stdin.pause();
+      io.err('');
+      done();
+    };
+    stdin.on('data', onData);
+  });
+}
+
+export async function secretsVerb(io: CliIo, paths: HomePaths, rest: string[], options: { json: boolean; stdin: boolean }): Promise<number> {
+  const [sub, name, extra] = rest;
+  const profile = loadConfig(paths.config).config.fermix_core.profile;
+  const keychain = createKeychain({ profile });
+  if (sub === 'set') {
+    if (!name) throw new UsageError('usage: fermix secrets set NAME [--stdin]');
+    if (extra !== undefined) throw new UsageError(`fermix secrets set takes no value on the command line (it would be visible in \`ps\` and your shell history). Run \`fermix secrets set ${name}\` and type it, or pipe it: printf '%s' "$VALUE" | fermix secrets set ${name} --stdin`);
+    keychain.set(name, await readSecret(io, name, options.stdin));
+    io.out(options.json ? JSON.stringify({ ok: true, result: { name, stored: true } }) : `Stored ${name} in the OS keychain.`);
+    return EXIT.ok;
+  }
+  if (sub === 'clear') {
+    if (!name) throw new UsageError('usage: fermix secrets clear NAME');
+    const deleted = keychain.clear(name);
+    io.out(options.json ? JSON.stringify({ ok: true, result: { name, deleted } }) : deleted ? `Deleted ${name} from the OS keychain.` : `${name} was not in the keychain.`);
+    return EXIT.ok;
+  }
+  if (sub === 'status') {
+    if (!name) throw new UsageError('usage: fermix secrets status NAME');
+    const present = keychain.has(name);
+    io.out(options.json ? JSON.stringify({ ok: true, result: { name, present } }) : `${name}: ${present ? 'set' : 'not set'}`);
+    return present ? EXIT.ok : EXIT.failure;
+  }
+  throw new UsageError('usage: fermix secrets set NAME [--stdin] | clear NAME | status NAME');
+}
