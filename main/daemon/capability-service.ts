@@ -97,6 +97,7 @@ export function createCapabilityService(options: CapabilityServiceOptions): Capa
           trust: input.trust,
           origin: input.origin,
           cwd: input.cwd,
+          conversationId: input.conversation_id,
           interactive: input.interactive,
           signal: context.signal,
           services,
