@@ -2,6 +2,7 @@
 // tray, push-to-talk and approval notifications. Thin on purpose: all behaviour lives in the daemon.
 import { join } from 'node:path';
 import { app, BrowserWindow, dialog, session } from 'electron';
+import { resolveHome } from '../config/home.js';
 import { startDaemon, type RunningDaemon } from '../daemon/compose.js';
 import { formatErrorForPeople, isFermixError } from '../core/errors.js';
 import { registerAppScheme, serveAppProtocol } from './app-protocol.js';
@@ -15,6 +16,9 @@ import { createMainWindow, hardenWebContents, restrictPermissions } from './wind
 
 const paths = shellPaths();
 registerAppScheme();
+// Chromium's profile (and the single-instance lock inside it) lives in the Fermix home, so one home means
+// one app, just as it means one daemon (the pid lock); FERMIX_HOME then isolates test and second profiles.
+app.setPath('userData', join(resolveHome(), 'desktop'));
 
 if (!app.requestSingleInstanceLock()) {
   // A second launch only brings the first window forward (handled by 'second-instance' there).
@@ -22,7 +26,7 @@ if (!app.requestSingleInstanceLock()) {
 } else {
   app.setAppUserModelId('io.fermix.desktop');
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
-  app.whenReady().then(run, (error) => fail(error));
+  app.whenReady().then(run).catch(fail);
 }
 
 function fail(error: unknown): void {
@@ -81,25 +85,23 @@ async function run(): Promise<void> {
     if (!tray) app.quit();
   });
 
-  let stopped = false;
+  // One way out, whoever starts it (tray Quit, Cmd+Q, `fermix stop`): stop the daemon, then let the app quit.
+  let daemonStopped = false;
+  let stopping = false;
+  void daemon.stopped.then(() => {
+    daemonStopped = true;
+    tray?.destroy();
+    app.quit();
+  });
   app.on('before-quit', (event) => {
-    if (stopped) return;
+    if (daemonStopped) return;
     event.preventDefault();
+    if (stopping) return;
+    stopping = true;
     pushToTalk.dispose();
     unsubscribeApprovals();
     ipc.detach();
-    void daemon.stop('desktop app quit').finally(() => {
-      stopped = true;
-      tray?.destroy();
-      app.quit();
-    });
-  });
-  // The daemon can also be stopped from outside (`fermix stop`); the app has nothing left to show then.
-  void daemon.stopped.then(() => {
-    if (!stopped) {
-      stopped = true;
-      app.quit();
-    }
+    void daemon.stop('desktop app quit');
   });
 
   showWindow();

@@ -20,10 +20,15 @@ export function registerPushToTalk(options: { accelerator?: string; send(event: 
   const checked = checkAccelerator(wanted);
   if (!checked.ok) return { accelerator: undefined, problem: `Push-to-talk shortcut not set: ${checked.problem}.`, dispose() {} };
   let seq = 0;
-  const registered = globalShortcut.register(checked.accelerator, () => {
-    seq += 1;
-    options.send({ stream: SHELL_STREAM, seq, type: PUSH_TO_TALK_EVENT, time: new Date().toISOString(), payload: { action: 'toggle' } });
-  });
+  let registered: boolean;
+  try {
+    registered = globalShortcut.register(checked.accelerator, () => {
+      seq += 1;
+      options.send({ stream: SHELL_STREAM, seq, type: PUSH_TO_TALK_EVENT, time: new Date().toISOString(), payload: { action: 'toggle' } });
+    });
+  } catch (error) {
+    return { accelerator: undefined, problem: `Push-to-talk shortcut ${checked.accelerator} was refused: ${(error as Error).message}.`, dispose() {} };
+  }
   if (!registered) {
     return { accelerator: undefined, problem: `Push-to-talk shortcut ${checked.accelerator} is taken by another application; choose another one.`, dispose() {} };
   }

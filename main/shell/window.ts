@@ -1,7 +1,8 @@
-// The main window and the hardening every web contents gets (Electron's security checklist:
-// isolation, sandbox, no Node, no navigation away from the app, no new windows, no <webview>).
+// The main window and the hardening every web contents gets: no navigation away from the app,
+// no new windows, no <webview>, permissions only for our origin.
 import { BrowserWindow, shell, type Session, type WebContents } from 'electron';
 import { APP_ENTRY_URL, isAppUrl } from './app-origin.js';
+import { mainWindowWebPreferences } from './window-options.js';
 
 export function createMainWindow(options: { preloadPath: string; iconPath: string }): BrowserWindow {
   const window = new BrowserWindow({
@@ -13,17 +14,7 @@ export function createMainWindow(options: { preloadPath: string; iconPath: strin
     title: 'Fermix',
     icon: options.iconPath,
     autoHideMenuBar: true,
-    webPreferences: {
-      preload: options.preloadPath,
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      webviewTag: false,
-      spellcheck: false,
-    },
+    webPreferences: mainWindowWebPreferences(options.preloadPath),
   });
   window.once('ready-to-show', () => window.show());
   void window.loadURL(APP_ENTRY_URL);
