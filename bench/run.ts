@@ -6,6 +6,8 @@ import type { Metric } from './metric.js';
 
 const suites: Record<string, () => Promise<{ run(): Promise<Metric[]> }>> = {
   'daemon-startup': () => import('./suites/daemon-startup.js'),
+  'tool-search': () => import('./suites/tool-search.js'),
+  'deferral-tokens': () => import('./suites/deferral-tokens.js'),
   registry: () => import('./suites/registry.js'),
 };
 

@@ -181,7 +181,7 @@ describe('ending a turn', () => {
     const result = await h.agent.send({ message: 'hello' }).done;
     expect(result.status).toBe('partial');
     expect(result.text.length).toBeGreaterThan(0);
-    expect(result.stop_reason).toBe('stream_error: provider_unreachable');
+    expect(result.stop_reason).toBe('stream_error: provider_stream_cut');
     expect(h.agent.store.history(result.conversation_id).at(-1)).toMatchObject({ role: 'assistant', partial: true });
   });
 
@@ -196,6 +196,28 @@ describe('ending a turn', () => {
     server.setScript(() => ({ toolCalls: [{ name: 'read_note', arguments: { text: `page ${(n += 1)}` } }] }));
     const result = await harness.agent.send({ message: 'read everything' }).done;
     expect(result).toMatchObject({ status: 'failed', iterations: 3, stop_reason: 'iteration_limit' });
+  });
+});
+
+describe('images in tool results', () => {
+  const PIXEL = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+  const screenshot = () => testTool('take_screenshot', { run: async () => ({ text: 'Screenshot taken.', images: [{ mimeType: 'image/png', base64: PIXEL }] }) });
+
+  it.each([
+    ['anthropic', (req: any) => JSON.stringify(req.body.messages).includes(PIXEL) && req.body.messages.some((m: any) => Array.isArray(m.content) && m.content.some((b: any) => b.type === 'tool_result' && JSON.stringify(b.content).includes('"type":"image"')))],
+    ['openai', (req: any) => req.body.messages.at(-1).role === 'user' && JSON.stringify(req.body.messages.at(-1).content).includes(`data:image/png;base64,${PIXEL}`)],
+    ['openai-compatible', (req: any) => !JSON.stringify(req.body.messages).includes(PIXEL) && JSON.stringify(req.body.messages).includes('image(s) omitted: this model does not accept images')],
+  ] as const)('are passed to %s the way it accepts them', async (type, check) => {
+    const h = await start(type, () => [screenshot()]);
+    // For chat-completions the images follow the results in a user message, so "has a result" is the test.
+    server.setScript((req) => (toolResultsOf(req).length > 0 ? { text: 'I see one pixel.' } : { toolCalls: [{ name: 'take_screenshot', arguments: {} }] }));
+    const before = completions().length;
+    const result = await h.agent.send({ message: 'look at the screen' }).done;
+    expect(result.error).toBeNull();
+    expect(result.status).toBe('completed');
+    const second = completions().slice(before)[1];
+    expect(check(second)).toBe(true);
+    expect(h.eventsOf('chat.tool_result').at(-1).images).toEqual([{ mime_type: 'image/png', base64: PIXEL }]);
   });
 });
 

@@ -85,11 +85,11 @@ export function buildRuntimePrompt(inputs: PromptInputs): string {
   out.push('There is no tool that lists plugins: this section is the list. A plugin with status= is not connected; offer its fix instead of trying its tools.');
 
   if (inputs.presentation.active && inputs.presentation.deferred.length > 0) {
+    // The names are listed once, under ## Plugins: repeating them here would cost what deferral saves.
     out.push(
       '',
       '## Deferred tools',
-      'These tools are available but their schemas are not loaded, to save tokens. Call tool_describe {"name": …} for a schema, then call the tool by its name (or through tool_call {"name", "arguments"}). tool_search finds a tool by what it does.',
-      inputs.presentation.deferred.map((cap) => cap.name).join(', '),
+      `The ${inputs.presentation.deferred.length} plugin and MCP tools listed under ## Plugins are available, but their schemas are not loaded, to save tokens. Call tool_describe {"name": …} for a schema, then call the tool by its name (or through tool_call {"name", "arguments"}). tool_search finds a tool by what it does.`,
     );
   }
 

@@ -38,6 +38,7 @@ export interface Harness {
   audit: AuditRecord[];
   events: EventEnvelope[];
   agent: AgentService;
+  bus: ReturnType<typeof createEventBus>;
   writeConfig(text: string): void;
   /** Events of one type on a stream (payloads). */
   eventsOf(type: string, stream?: string): any[];
@@ -79,7 +80,7 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
       retry: { baseDelayMs: 5, maxDelayMs: 20 },
       ...options.overrides,
     });
-    return { db, registry, approvals, agent };
+    return { db, registry, approvals, agent, bus };
   };
 
   let current = open();
@@ -97,6 +98,9 @@ export async function createHarness(options: HarnessOptions): Promise<Harness> {
     },
     get agent() {
       return current.agent;
+    },
+    get bus() {
+      return current.bus;
     },
     audit,
     events,

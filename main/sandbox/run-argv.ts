@@ -4,7 +4,7 @@
  * the sandbox stays the only module that spawns. The argv is single-quoted into one `exec` line, so
  * no word of it is ever parsed as shell syntax.
  */
-import { FermixError } from '../core/errors.js';
+import { FermixError, isFermixError } from '../core/errors.js';
 import type { Sandbox, ShellRequest, ShellResult } from './sandbox.js';
 
 export interface ArgvRequest extends Omit<ShellRequest, 'command'> {
@@ -34,8 +34,25 @@ export function argvCommand(argv: string[], unsetEnv: string[] = [], exec = true
   return `${unset}${exec ? 'exec ' : ''}${argv.map(quoteArg).join(' ')}`;
 }
 
-/** Throws exactly what runShell throws (sandbox_denied, timeout, exit_nonzero with data.output, …). */
-export function runArgv(sandbox: Sandbox, request: ArgvRequest): Promise<ShellResult> {
+/**
+ * Throws what runShell throws (sandbox_denied, timeout, exit_nonzero with data.output, …), except
+ * that `exec` reporting a missing program (`sh: 1: exec: foo: not found`, exit 127, a shape the
+ * runner's shell-line parser does not know) becomes `executable_not_found`.
+ */
+export async function runArgv(sandbox: Sandbox, request: ArgvRequest): Promise<ShellResult> {
   const { argv, unsetEnv, ...rest } = request;
-  return sandbox.runShell({ ...rest, command: argvCommand(argv, unsetEnv) });
+  try {
+    return await sandbox.runShell({ ...rest, command: argvCommand(argv, unsetEnv) });
+  } catch (error) {
+    if (isFermixError(error) && error.code === 'exit_nonzero' && error.data?.exit_code === 127 && typeof error.data.output === 'string'
+      && error.data.output.includes(`exec: ${argv[0]}: not found`)) {
+      throw new FermixError({
+        code: 'executable_not_found',
+        message: `Executable not found: ${argv[0]}.`,
+        hint: 'Install it, or check the PATH the sandbox passes (`fermix sandbox status`).',
+        data: { ...error.data, executable: argv[0] },
+      });
+    }
+    throw error;
+  }
 }

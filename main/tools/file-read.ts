@@ -1,11 +1,77 @@
+import { createInterface } from 'node:readline';
 import { z } from 'zod';
+import type { Executor } from '../core/capabilities/capability.js';
+import { FermixError } from '../core/errors.js';
 import { defineBuiltin } from './define-builtin.js';
+import { errnoOf, looksBinary, notFoundError, openForRead } from './fs-atomic.js';
+import { pathContext, servicesOf, stringArg } from './tool-services.js';
+
+/** What one read returns at most; the invoke boundary would cut at 100,000 characters anyway, mid-line. */
+export const MAX_READ_CHARS = 100_000;
 
 export const fileReadInput = z.object({
   path: z.string().min(1).describe('Path of the file to read, absolute or relative to the working directory.'),
   offset: z.number().int().min(1).default(1).describe('1-based line number to start reading from (default 1).'),
   limit: z.number().int().min(1).optional().describe('Maximum number of lines to return (default: to the end of the file).'),
 });
+
+const executeFileRead: Executor = async (args, context) => {
+  const input = stringArg(args, 'path', 'missing_path', 'file_read');
+  const offset = typeof args.offset === 'number' && args.offset >= 1 ? Math.floor(args.offset) : 1;
+  const limit = typeof args.limit === 'number' && args.limit >= 1 ? Math.floor(args.limit) : Infinity;
+  const { sandbox } = servicesOf(context, 'sandbox');
+  const real = sandbox.policy.checkRead(input, pathContext(context, sandbox)); // invalid_path, sandbox_denied
+  let handle;
+  try {
+    handle = await openForRead(real);
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') throw notFoundError(real, 'file_read');
+    throw new FermixError({ code: 'invalid_path', message: `Cannot open ${real}: ${errnoOf(error) ?? String(error)}.`, hint: 'Check the path and its permissions.', data: { path: real }, cause: error });
+  }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) {
+      throw new FermixError({ code: 'invalid_path', message: `${real} is not a regular file.`, hint: 'Use glob_search to list a folder, then file_read one of its files.', data: { path: real } });
+    }
+    const head = Buffer.alloc(Math.min(4096, stat.size));
+    await handle.read(head, 0, head.length, 0);
+    if (looksBinary(head)) {
+      return { text: `${real} is a binary file (${stat.size} bytes); file_read shows text only.`, data: { path: real, binary: true, size: stat.size } };
+    }
+    return await readWindow(handle, real, offset, limit);
+  } finally {
+    await handle.close();
+  }
+};
+
+/** Streams the file line by line: a window of a huge log never loads the whole log. */
+async function readWindow(handle: Awaited<ReturnType<typeof openForRead>>, real: string, offset: number, limit: number) {
+  const lines: string[] = [];
+  let chars = 0;
+  let total = 0;
+  let cut = false;
+  const reader = createInterface({ input: handle.createReadStream({ encoding: 'utf8', start: 0, autoClose: false }), crlfDelay: Infinity });
+  for await (const line of reader) {
+    total += 1;
+    if (total < offset || lines.length >= limit || cut) continue;
+    if (chars + line.length + 1 > MAX_READ_CHARS) {
+      // One giant line (minified code, a JSON dump): show its start rather than nothing.
+      if (lines.length === 0) lines.push(line.slice(0, MAX_READ_CHARS));
+      cut = true;
+      continue;
+    }
+    lines.push(line);
+    chars += line.length + 1;
+  }
+  const last = offset + lines.length - 1;
+  const data = { path: real, offset, lines: lines.length, total_lines: total, truncated: cut || last < total };
+  if (total === 0) return { text: '', data };
+  if (offset > total) return { text: `[${real} has ${total} lines; offset ${offset} is past the end.]`, data };
+  let text = lines.join('\n');
+  if (cut) text += `\n[Truncated at ${MAX_READ_CHARS} characters: showing lines ${offset}-${last} of ${total}; call file_read with offset ${last + 1} to continue.]`;
+  else if (offset > 1 || last < total) text += `\n[Lines ${offset}-${last} of ${total}.]`;
+  return { text, data };
+}
 
 export const fileRead = defineBuiltin({
   name: 'file_read',
@@ -25,4 +91,5 @@ export const fileRead = defineBuiltin({
     { tag: 'sandbox_denied', description: 'Path is outside the sandbox roots (or protected, or under a blocked root)' },
   ],
   scope_requirements: ['fs:read'],
+  executor: executeFileRead,
 });

@@ -1,11 +1,45 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
+import type { Executor } from '../core/capabilities/capability.js';
+import { FermixError } from '../core/errors.js';
 import { defineBuiltin } from './define-builtin.js';
+import { errnoOf, writeFailed, writeFileAtomic } from './fs-atomic.js';
+import { pathContext, servicesOf, stringArg } from './tool-services.js';
 
 export const fileWriteInput = z.object({
   path: z.string().min(1).describe('Path of the file to write; an existing file is overwritten.'),
   content: z.string().describe('The complete new contents of the file.'),
   mkdir: z.boolean().default(true).describe('Create missing parent directories (default true).'),
 });
+
+const executeFileWrite: Executor = async (args, context) => {
+  const input = stringArg(args, 'path', 'missing_parameters', 'file_write');
+  if (typeof args.content !== 'string') {
+    throw new FermixError({ code: 'missing_parameters', message: 'file_write needs `content` as a string.', hint: 'Call file_write again with the complete file contents in `content` ("" for an empty file).', data: { field: 'content' } });
+  }
+  const content = args.content;
+  const mkdir = args.mkdir !== false;
+  const { sandbox } = servicesOf(context, 'sandbox');
+  // Throws invalid_path (NUL, empty) or sandbox_denied, whose hint names `fermix grant path <dir>`.
+  const real = sandbox.policy.checkWrite(input, pathContext(context, sandbox));
+  try {
+    if ((await fs.stat(real)).isDirectory()) {
+      throw new FermixError({ code: 'invalid_path', message: `${real} is a folder, not a file.`, hint: 'Pass the path of a file inside it.', data: { path: real } });
+    }
+  } catch (error) {
+    if (!['ENOENT', 'ENOTDIR'].includes(errnoOf(error) ?? '')) throw error instanceof FermixError ? error : writeFailed(real, error);
+  }
+  try {
+    // Every missing folder lies between the allowed target and its root, so it is inside the root too.
+    if (mkdir) await fs.mkdir(path.dirname(real), { recursive: true });
+    await writeFileAtomic(real, content);
+  } catch (error) {
+    throw writeFailed(real, error);
+  }
+  const bytes = Buffer.byteLength(content, 'utf8');
+  return { text: `Wrote ${bytes} bytes to ${real}`, data: { path: real, bytes } };
+};
 
 export const fileWrite = defineBuiltin({
   name: 'file_write',
@@ -24,4 +58,5 @@ export const fileWrite = defineBuiltin({
     { tag: 'write_failed', description: 'the filesystem write failed' },
   ],
   scope_requirements: ['fs:write'],
+  executor: executeFileWrite,
 });

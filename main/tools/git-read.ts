@@ -1,5 +1,9 @@
 import { z } from 'zod';
+import type { Executor } from '../core/capabilities/capability.js';
+import { FermixError } from '../core/errors.js';
 import { defineBuiltin } from './define-builtin.js';
+import { checkBranchListing, checkGitArgs } from './git-guard.js';
+import { runGit } from './git-run.js';
 
 export const GIT_READ_COMMANDS = ['status', 'log', 'diff', 'branch', 'show'] as const;
 
@@ -11,6 +15,42 @@ export const gitReadInput = z.object({
     .optional()
     .describe('Extra arguments, one per item (no absolute paths, no "..", no --git-dir/--work-tree/--output style options).'),
 });
+
+/** Fixed flags per subcommand: no external diff programs. */
+const FIXED: Record<(typeof GIT_READ_COMMANDS)[number], string[]> = {
+  status: [],
+  log: ['--no-ext-diff'],
+  diff: ['--no-ext-diff'],
+  branch: [],
+  show: ['--no-ext-diff'],
+};
+
+const executeGitRead: Executor = async (args, context) => {
+  const command = args.command;
+  if (typeof command !== 'string' || !(GIT_READ_COMMANDS as readonly string[]).includes(command)) {
+    throw new FermixError({
+      code: 'unknown_command',
+      message: `git_read runs ${GIT_READ_COMMANDS.join(', ')}; not ${JSON.stringify(command)}.`,
+      hint: 'Use git_write for add, commit, checkout and pull; the shell tool for anything else.',
+      data: { command },
+    });
+  }
+  const extra = Array.isArray(args.args) ? args.args.map(String) : [];
+  checkGitArgs('git_read', extra);
+  if (command === 'branch') checkBranchListing(extra);
+  const name = command as (typeof GIT_READ_COMMANDS)[number];
+  return runGit({
+    tool: 'git_read',
+    access: 'read',
+    // status would otherwise refresh (write) the index of a repository we only read.
+    globalFlags: ['--no-optional-locks'],
+    command: name,
+    fixed: FIXED[name],
+    args: extra,
+    repo: typeof args.repo === 'string' ? args.repo : undefined,
+    timeoutMs: 30_000,
+  }, context);
+};
 
 export const gitRead = defineBuiltin({
   name: 'git_read',
@@ -29,4 +69,5 @@ export const gitRead = defineBuiltin({
     { tag: 'invalid_repo', description: 'repo is missing, not a directory, or outside the sandbox roots' },
   ],
   scope_requirements: ['fs:read', 'process:spawn'],
+  executor: executeGitRead,
 });

@@ -133,9 +133,7 @@ export const modelRoutingConfig = defineBuiltin({
   when_to_use: 'Inspect or change which provider, model and reasoning effort subagents and scheduled jobs use.',
   examples: [
     { args: { action: 'read' }, note: 'show current routing and the configured providers' },
-    { args: { action: 'set', values: { subagent_provider: 'openai', subagent_model: 'gpt-5-mini' } }, note: 'run subagents on a smaller model' },
-    { args: { action: 'set', key: 'cron_effort', value: 'low' }, note: 'cheaper scheduled jobs' },
-    { args: { action: 'delete', keys: ['cron_provider', 'cron_model'] }, note: 'scheduled jobs back on the primary provider' },
+    { args: { action: 'set', values: { subagent_provider: 'openai', subagent_model: 'gpt-5-mini' } }, note: 'run subagents on a smaller model (a provider and its model go together)' },
   ],
   failure_modes: [
     { tag: 'invalid_action', description: 'action is not read, set or delete' },

@@ -1,10 +1,37 @@
 import { z } from 'zod';
+import type { Executor } from '../core/capabilities/capability.js';
 import { defineBuiltin } from './define-builtin.js';
+import { pathContext, servicesOf, stringArg } from './tool-services.js';
 
 export const requestDirectoryAccessInput = z.object({
   path: z.string().min(1).describe('The directory the sandbox denied and the task needs.'),
   reason: z.string().min(1).describe('A short, honest reason the task needs it; shown to the owner.'),
 });
+
+/**
+ * Parks the call until the owner answers (≤ 60 s) so the turn resumes by itself. A denial or an
+ * expiry is a result, not an error: the tool worked, and the model must carry on without the folder.
+ */
+const executeRequestDirectoryAccess: Executor = async (args, context) => {
+  const requested = stringArg(args, 'path', 'invalid_arguments', 'request_directory_access');
+  const reason = stringArg(args, 'reason', 'invalid_arguments', 'request_directory_access');
+  const { sandbox, directoryAccess } = servicesOf(context, 'sandbox', 'directoryAccess');
+  const { outcome, path } = await directoryAccess.request({
+    path: requested,
+    reason,
+    conversationId: context.conversationId,
+    trust: context.trust,
+    origin: context.origin,
+    baseDir: pathContext(context, sandbox).baseDir ?? sandbox.workspace,
+    signal: context.signal,
+  });
+  const text = {
+    granted: `Access granted: ${path} was added to [sandbox] allowed_roots. Retry the operation that was refused.`,
+    denied: `The owner denied access to ${path}. Do not ask again for it in this conversation; continue without it or explain what you could not do.`,
+    expired: `Nobody answered the request for ${path} within 60 seconds. Tell the owner what you need and that they can run \`fermix grant path ${path}\`.`,
+  }[outcome];
+  return { text, data: { outcome, path, granted: outcome === 'granted' } };
+};
 
 export const requestDirectoryAccess = defineBuiltin({
   name: 'request_directory_access',
@@ -23,4 +50,5 @@ export const requestDirectoryAccess = defineBuiltin({
     { tag: 'already_allowed', description: 'the path is already reachable; retry the operation' },
   ],
   scope_requirements: ['channel:send'],
+  executor: executeRequestDirectoryAccess,
 });

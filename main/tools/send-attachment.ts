@@ -1,5 +1,80 @@
+import path from 'node:path';
 import { z } from 'zod';
+import type { Executor } from '../core/capabilities/capability.js';
+import { FermixError } from '../core/errors.js';
 import { defineBuiltin } from './define-builtin.js';
+import { errnoOf, openForRead } from './fs-atomic.js';
+import { optionalService, pathContext, servicesOf, stringArg } from './tool-services.js';
+
+/** Used when the channel states no cap: the desktop chat keeps attachments in the local store. */
+export const DEFAULT_ATTACHMENT_MAX_BYTES = 25 * 1024 * 1024;
+
+const MIME_BY_EXT: Record<string, string> = {
+  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml',
+  pdf: 'application/pdf', txt: 'text/plain', md: 'text/markdown', csv: 'text/csv', json: 'application/json', html: 'text/html',
+  zip: 'application/zip', mp3: 'audio/mpeg', ogg: 'audio/ogg', oga: 'audio/ogg', opus: 'audio/opus', wav: 'audio/wav', m4a: 'audio/mp4',
+  mp4: 'video/mp4', webm: 'video/webm', mov: 'video/quicktime',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+/** `scheme://…`, `data:`, `mailto:`: anything that is not a local path (Windows drive letters excepted). */
+const URL_LIKE = /^(?:[a-z][a-z0-9+.-]*:\/\/|data:|mailto:|javascript:)/i;
+
+function noReplyPort(): FermixError {
+  return new FermixError({
+    code: 'reply_fn_required',
+    message: 'This run has no chat to send a file to (a scheduled job, subagent or CLI call without a channel).',
+    hint: 'Mention the file path in your answer instead; the owner can open it from the workspace.',
+  });
+}
+
+const executeSendAttachment: Executor = async (args, context) => {
+  const input = stringArg(args, 'path', 'invalid_path', 'send_attachment').trim();
+  if (URL_LIKE.test(input)) {
+    throw new FermixError({ code: 'url_not_supported', message: `send_attachment sends local files; ${input.slice(0, 80)} is a URL.`, hint: 'Send the link as text, or download it into the workspace first (web_fetch) and send that file.', data: { path: input } });
+  }
+  const sink = optionalService(context, 'attachments');
+  if (sink === undefined || context.conversationId === undefined) throw noReplyPort();
+  const { sandbox } = servicesOf(context, 'sandbox');
+  const real = sandbox.policy.checkRead(input, pathContext(context, sandbox)); // sandbox_denied, invalid_path
+  const maxBytes = sink.maxBytes ?? DEFAULT_ATTACHMENT_MAX_BYTES;
+  const caption = typeof args.caption === 'string' && args.caption !== '' ? args.caption : undefined;
+  if (caption !== undefined && sink.maxCaptionChars !== undefined && caption.length > sink.maxCaptionChars) {
+    throw new FermixError({ code: 'text_cap_exceeded', message: `The caption is ${caption.length} characters; this chat accepts ${sink.maxCaptionChars}.`, hint: 'Shorten the caption, or send the text as a normal reply.', data: { max: sink.maxCaptionChars } });
+  }
+  let bytes: Buffer;
+  try {
+    const handle = await openForRead(real);
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile()) throw notRegular(real);
+      if (stat.size > maxBytes) {
+        throw new FermixError({ code: 'byte_cap_exceeded', message: `${real} is ${stat.size} bytes; this chat accepts at most ${maxBytes}.`, hint: 'Compress or split the file, or tell the owner where it is.', data: { size: stat.size, max: maxBytes } });
+      }
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if (error instanceof FermixError) throw error;
+    if (['ENOENT', 'ENOTDIR', 'ELOOP'].includes(errnoOf(error) ?? '')) throw notRegular(real);
+    throw error;
+  }
+  const ext = path.extname(real).slice(1).toLowerCase();
+  const filename = typeof args.filename === 'string' && args.filename.trim() !== '' ? path.basename(args.filename.trim()) : path.basename(real);
+  const mimeType = typeof args.mime_type === 'string' && args.mime_type !== '' ? args.mime_type : (MIME_BY_EXT[ext] ?? 'application/octet-stream');
+  const kind = (typeof args.kind === 'string' ? args.kind : 'document') as 'image' | 'document' | 'audio' | 'video' | 'voice';
+  const sent = await sink.send({ conversationId: context.conversationId, kind, path: real, filename, mimeType, bytes, caption });
+  return {
+    text: `Sent ${filename} (${bytes.length} bytes, ${mimeType}) to the chat as ${kind === 'image' ? 'an image' : `a ${kind}`}.`,
+    data: { id: sent.id, path: real, filename, mime_type: mimeType, bytes: bytes.length, kind },
+  };
+};
+
+function notRegular(real: string): FermixError {
+  return new FermixError({ code: 'not_regular_file', message: `${real} is missing or not a regular file.`, hint: 'Send an existing file (not a folder); glob_search finds it by name.', data: { path: real } });
+}
 
 export const sendAttachmentInput = z.object({
   path: z.string().min(1).describe('Local file to send; URLs are not fetched (send a link as text instead).'),
@@ -33,4 +108,5 @@ export const sendAttachment = defineBuiltin({
     { tag: 'text_cap_exceeded', description: 'the caption is longer than the channel accepts' },
   ],
   scope_requirements: ['fs:read', 'channel:send'],
+  executor: executeSendAttachment,
 });

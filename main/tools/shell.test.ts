@@ -81,3 +81,14 @@ describe('shell executor', () => {
     expect(error.code).toBe('cancelled');
   });
 });
+
+describe('shell and the request cwd', () => {
+  it('runs in the request cwd on a local operator turn, and resolves a relative working_dir against it', async () => {
+    const project = path.join(fx.home, 'projects', 'app');
+    mkdirSync(path.join(project, 'src'), { recursive: true });
+    expect((await exec({ command: 'pwd' }, fx.context({ origin: 'cli', cwd: project }))).text).toBe(project);
+    expect((await exec({ command: 'pwd', working_dir: 'src' }, fx.context({ origin: 'cli', cwd: project }))).text).toBe(path.join(project, 'src'));
+    // A job never gets the caller's folder: back to the workspace.
+    expect((await exec({ command: 'pwd' }, fx.context({ origin: 'job', cwd: project }))).text).toBe(fx.workspace);
+  });
+});

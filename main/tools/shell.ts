@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Executor } from '../core/capabilities/capability.js';
 import { defineBuiltin } from './define-builtin.js';
-import { pathContext, servicesOf, stringArg } from './tool-services.js';
+import { pathContext, resolveAgainstBase, servicesOf, stringArg } from './tool-services.js';
 
 /** Longest a single command may run; the capability's own deadline sits just above it. */
 export const MAX_SHELL_TIMEOUT_MS = 600_000;
@@ -32,7 +32,7 @@ const executeShell: Executor = async (args, context) => {
   const requested = typeof args.timeout_ms === 'number' && args.timeout_ms > 0 ? Math.floor(args.timeout_ms) : DEFAULT_SHELL_TIMEOUT_MS;
   const timeoutMs = Math.min(requested, MAX_SHELL_TIMEOUT_MS);
   const paths = pathContext(context, sandbox);
-  const workingDir = typeof args.working_dir === 'string' && args.working_dir !== '' ? args.working_dir : paths.baseDir;
+  const workingDir = resolveAgainstBase(typeof args.working_dir === 'string' ? args.working_dir : undefined, paths.baseDir ?? sandbox.workspace);
   const result = await sandbox.runShell({ command, working_dir: workingDir, timeout_ms: timeoutMs, signal: context.signal, requestCwd: paths.requestCwd });
   const lines = [...result.notes];
   if (requested > MAX_SHELL_TIMEOUT_MS) lines.push(`Note: timeout_ms was capped at ${MAX_SHELL_TIMEOUT_MS}.`);

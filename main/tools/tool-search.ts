@@ -46,9 +46,7 @@ interface DocumentStats {
 }
 
 /**
- * Tokenization is memoized per registry entry (entries are frozen and replaced, never mutated), so a
- * query pays only for the BM25 arithmetic. The statistics themselves (N, df, avgdl) are computed at
- * query time over the live catalog, as the reference prescribes: no prebuilt index to go stale.
+ * Tokenization is memoized per registry entry (entries are frozen and replaced, never mutated).
  */
 const statsCache = new WeakMap<Capability, DocumentStats>();
 
@@ -80,42 +78,95 @@ export function clampLimit(limit: unknown): number {
   return Math.min(MAX_LIMIT, Math.max(1, value));
 }
 
-/** Ranks `catalog` for `query`. Returns matches best first; [] when nothing matches at all. */
-export function rankTools(catalog: readonly Capability[], query: string, limit = DEFAULT_LIMIT): { matches: ToolSearchResult['matches']; topScore: number } {
-  const wanted = clampLimit(limit);
-  const queryTerms = [...new Set(tokenize(query))];
+interface CatalogIndex {
+  norms: Float64Array;
+  /** term → documents containing it, with the term's frequency there. */
+  postings: Map<string, { doc: number; tf: number }[]>;
+  lowerNames: string[];
+}
+
+/**
+ * Per-catalog postings, memoized on the catalog ARRAY: the agent builds a new array whenever the
+ * registry changes, so this can never go stale — it is the same BM25 over the live registry as
+ * computing from scratch, minus re-walking 5,000 documents for every query (reference §6 budget).
+ */
+const indexCache = new WeakMap<readonly Capability[], CatalogIndex>();
+
+function catalogIndex(catalog: readonly Capability[]): CatalogIndex {
+  let index = indexCache.get(catalog);
+  if (index) return index;
   const docs = catalog.map(documentStats);
-  const count = docs.length;
   let totalLength = 0;
   for (const doc of docs) totalLength += doc.length;
-  const averageLength = count > 0 ? totalLength / count : 0;
-
-  const idf = queryTerms.map((term) => {
-    let df = 0;
-    for (const doc of docs) if (doc.terms.has(term)) df += 1;
-    return Math.log((count - df + 0.5) / (df + 0.5) + 1);
-  });
-
-  const scored: { index: number; score: number }[] = [];
-  for (let index = 0; index < count; index += 1) {
-    const doc = docs[index];
-    const norm = BM25_K1 * (1 - BM25_B + (BM25_B * doc.length) / (averageLength || 1));
-    let score = 0;
-    for (let q = 0; q < queryTerms.length; q += 1) {
-      const tf = doc.terms.get(queryTerms[q]);
-      if (tf === undefined) continue;
-      score += (idf[q] * tf * (BM25_K1 + 1)) / (tf + norm);
+  const averageLength = docs.length > 0 ? totalLength / docs.length : 1;
+  const norms = new Float64Array(docs.length);
+  const postings = new Map<string, { doc: number; tf: number }[]>();
+  docs.forEach((doc, position) => {
+    norms[position] = BM25_K1 * (1 - BM25_B + (BM25_B * doc.length) / (averageLength || 1));
+    for (const [term, tf] of doc.terms) {
+      const list = postings.get(term);
+      if (list) list.push({ doc: position, tf });
+      else postings.set(term, [{ doc: position, tf }]);
     }
-    if (score > 0) scored.push({ index, score });
+  });
+  index = { norms, postings, lowerNames: catalog.map((cap) => cap.name.toLowerCase()) };
+  indexCache.set(catalog, index);
+  return index;
+}
+
+/** Best first: higher score, then name (stable across runs, so the prompt cache sees the same result). */
+function better(catalog: readonly Capability[], a: { doc: number; score: number }, b: { doc: number; score: number }): boolean {
+  return a.score > b.score || (a.score === b.score && catalog[a.doc].name < catalog[b.doc].name);
+}
+
+/**
+ * Ranks `catalog` for `query` with BM25 (k1 1.5, b 0.75; IDF ln((N − df + 0.5)/(df + 0.5) + 1)).
+ * Returns matches best first; [] when nothing matches at all.
+ */
+export function rankTools(catalog: readonly Capability[], query: string, limit = DEFAULT_LIMIT): { matches: ToolSearchResult['matches']; topScore: number } {
+  const wanted = clampLimit(limit);
+  const count = catalog.length;
+  const { norms, postings, lowerNames } = catalogIndex(catalog);
+  const scores = new Float64Array(count);
+  const touched: number[] = [];
+  for (const term of new Set(tokenize(query))) {
+    const list = postings.get(term);
+    if (!list) continue;
+    const idf = Math.log((count - list.length + 0.5) / (list.length + 0.5) + 1);
+    for (let i = 0; i < list.length; i += 1) {
+      const { doc, tf } = list[i];
+      if (scores[doc] === 0) touched.push(doc);
+      scores[doc] += (idf * tf * (BM25_K1 + 1)) / (tf + norms[doc]);
+    }
   }
-  if (scored.length > 0) {
-    scored.sort((a, b) => b.score - a.score || (catalog[a.index].name < catalog[b.index].name ? -1 : 1));
-    return { matches: scored.slice(0, wanted).map(({ index }) => match(catalog[index])), topScore: scored[0].score };
+  // Top-k by insertion: k ≤ 20, so this beats sorting every scored document.
+  const top: { doc: number; score: number }[] = [];
+  for (let i = 0; i < touched.length; i += 1) {
+    const doc = touched[i];
+    const score = scores[doc];
+    if (score <= 0) continue;
+    if (top.length === wanted && score < top[top.length - 1].score) continue;
+    const entry = { doc, score };
+    if (top.length === wanted && !better(catalog, entry, top[top.length - 1])) continue;
+    let at = top.length;
+    while (at > 0 && better(catalog, entry, top[at - 1])) at -= 1;
+    top.splice(at, 0, entry);
+    if (top.length > wanted) top.pop();
   }
+  if (top.length > 0) return { matches: top.map(({ doc }) => match(catalog[doc])), topScore: top[0].score };
   // Nothing scored: the query as a substring of tool names ("create_issue", "gmail").
   const needle = query.trim().toLowerCase();
   const variants = [...new Set([needle, needle.replace(/\s+/g, '_')])].filter((v) => v.length > 0);
-  const byName = catalog.filter((cap) => variants.some((v) => cap.name.toLowerCase().includes(v)));
+  const byName: Capability[] = [];
+  for (let doc = 0; doc < count; doc += 1) {
+    const name = lowerNames[doc];
+    for (const variant of variants) {
+      if (name.includes(variant)) {
+        byName.push(catalog[doc]);
+        break;
+      }
+    }
+  }
   byName.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { matches: byName.slice(0, wanted).map(match), topScore: 0 };
 }

@@ -104,6 +104,17 @@ export function pathContext(context: ExecutionContext, sandbox: Sandbox): CheckC
   return usable ? { baseDir: requestCwd, requestCwd } : { baseDir: sandbox.workspace, requestCwd };
 }
 
+/**
+ * A folder argument resolved against the tool's base dir (the request cwd on a local operator turn),
+ * because runShell resolves relative working dirs against the workspace. `~` forms are left for the
+ * policy to expand.
+ */
+export function resolveAgainstBase(input: string | undefined, base: string): string {
+  if (input === undefined || input === '') return base;
+  if (input.startsWith('/') || input === '~' || input.startsWith('~/')) return input;
+  return `${base.replace(/\/+$/, '')}/${input}`;
+}
+
 /** A required string argument: the invoke boundary validates, but executors are also called directly. */
 export function stringArg(args: Record<string, unknown>, name: string, code: string, tool: string): string {
   const value = args[name];

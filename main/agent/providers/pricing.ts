@@ -25,8 +25,9 @@ const PRICES: readonly [prefix: string, input: number, output: number][] = [
   ['claude-3-5-haiku', 0.8, 4],
 ].sort((a, b) => (b[0] as string).length - (a[0] as string).length) as never;
 
+/** A local OpenAI-compatible server (Ollama, LM Studio). An openai/anthropic type on localhost is a proxy to a paid API. */
 function isLocal(provider: ResolvedProvider): boolean {
-  if (!provider.baseUrl) return false;
+  if (provider.type !== 'openai-compatible' || !provider.baseUrl) return false;
   try {
     const host = new URL(provider.baseUrl).hostname;
     return host === '127.0.0.1' || host === 'localhost' || host === '::1' || host === '[::1]';

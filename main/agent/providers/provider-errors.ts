@@ -55,6 +55,14 @@ export function classifyProviderError(error: unknown, provider: { name: string; 
     const retryAfterMs = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined;
     const detail = bodyMessage(error);
     const data = { provider: provider.name, status };
+    if (status < 400) {
+      // A 200 whose body broke off: the connection dropped mid-answer.
+      return {
+        error: new FermixError({ code: 'provider_stream_cut', message: `The connection to ${who} dropped in the middle of the answer (${firstLine(chain(error).trim())}).`, hint: 'Send the message again; if it keeps happening, check the network or the server at base_url.', data }),
+        transient: true,
+        retrySameProvider: true,
+      };
+    }
     if (status === 401 || status === 403) {
       return {
         error: new FermixError({ code: 'provider_auth', message: `${who} refused the API key (HTTP ${status}): ${detail}.`, hint: `Store a valid key with \`fermix providers set-key ${provider.name} --stdin\`, or in ${PROVIDER_SETUP_UI}.`, data }),

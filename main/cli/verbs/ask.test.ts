@@ -11,7 +11,7 @@ import { homePaths } from '../../config/home.js';
 import { createControlSocket } from '../../daemon/control-socket.js';
 import { createChatHandlers } from '../../agent/chat-handlers.js';
 import { createHarness, providerConfig, testTool, type Harness } from '../../agent/test-harness.js';
-import { runAsk, type AskEnvironment } from './ask.js';
+import { runAsk, runChat, type AskEnvironment } from './ask.js';
 import { runProviders, type ProvidersEnvironment } from './providers.js';
 
 let server: ModelServer;
@@ -104,6 +104,20 @@ describe('fermix ask', () => {
   });
 });
 
+describe('fermix chat', () => {
+  it('keeps one conversation across lines, /new starts another, /exit leaves', async () => {
+    const { paths, h } = await daemonWith(providerConfig([{ name: 'local', type: 'openai-compatible', baseUrl: server.baseUrlOpenAI, primary: true }]));
+    server.setScript((req) => ({ text: `turn with ${messagesOf(req).filter((m: any) => m.role === 'user').length} user message(s)` }));
+    const t = terminal(paths);
+    const lines = ['hello', 'and again', '/new', 'fresh start', '/exit'];
+    t.env.term.question = async () => lines.shift() ?? '/exit';
+    expect(await runChat([], t.env)).toBe(0);
+    expect(t.written()).toBe('turn with 1 user message(s)\nturn with 2 user message(s)\nturn with 1 user message(s)\n');
+    const conversations = new Set(h.db.all<{ conversation_id: string }>('SELECT conversation_id FROM turns').map((r) => r.conversation_id));
+    expect(conversations.size).toBe(2);
+  });
+});
+
 describe('fermix providers', () => {
   function providersEnv(home: string) {
     const out: string[] = [];
@@ -113,7 +127,7 @@ describe('fermix providers', () => {
       io: { out: (t) => void out.push(t), err: (t) => void err.push(t) },
       paths: homePaths(home),
       readSecret: async () => 'sk-live-0123456789abcdef\n',
-      storeSecret: (service, account, value) => void stored.push([service, account, value]),
+      storeSecret: (name, profile, value) => void stored.push([name, profile, value]),
       ollamaOrigin: server.url,
     };
     return { env, out, err, stored };
@@ -132,7 +146,7 @@ describe('fermix providers', () => {
     expect(config.providers.claude.primary).toBe(true);
 
     expect(await runProviders(['set-key', 'claude', '--stdin'], t.env)).toBe(0);
-    expect(t.stored).toEqual([['fermix:CLAUDE_API_KEY', 'fermix', 'sk-live-0123456789abcdef']]);
+    expect(t.stored).toEqual([['CLAUDE_API_KEY', 'general', 'sk-live-0123456789abcdef']]);
     config = loadConfig(join(home, 'config.toml')).config;
     expect(config.providers.claude.api_key_ref).toBe('@keyring:CLAUDE_API_KEY');
 

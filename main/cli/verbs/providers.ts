@@ -4,14 +4,14 @@
  * every turn, so a provider added here answers the next message. Keys go to the OS keychain (account
  * `fermix`, service `fermix:<NAME>`), never to config or argv.
  */
-import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { loadConfig, updateConfig } from '../../config/config-file.js';
 import type { HomePaths } from '../../config/home.js';
 import { FermixError } from '../../core/errors.js';
 import { createProviderService } from '../../agent/providers/provider-service.js';
 import { OLLAMA_BASE_URL } from '../../agent/providers/provider-config.js';
-import { KEYRING_ACCOUNT, keyringServices, systemSecrets } from '../../agent/providers/secrets.js';
+import { systemSecrets } from '../../agent/providers/secrets.js';
+import { createKeychain, keychainService } from '../../secrets/keychain.js';
 import { EXIT, UsageError, reportError, type CliIo } from '../output.js';
 
 export const PROVIDERS_USAGE = `usage:
@@ -28,7 +28,8 @@ export interface ProvidersEnvironment {
   io: CliIo;
   paths: HomePaths;
   readSecret(prompt: string, fromStdin: boolean): Promise<string>;
-  storeSecret(service: string, account: string, value: string): void;
+  /** Stores NAME in the keychain (main/secrets/keychain.ts: service fermix:NAME, account fermix). */
+  storeSecret(name: string, profile: string, value: string): void;
   fetch?: typeof fetch;
   ollamaOrigin?: string;
 }
@@ -144,13 +145,13 @@ export async function runProviders(argv: string[], env: ProvidersEnvironment): P
         if (!value) throw new UsageError('no key was given');
         const secretName = keyName(provider);
         const profile = loadConfig(file).config.fermix_core.profile;
-        env.storeSecret(keyringServices(secretName, profile)[0], KEYRING_ACCOUNT, value);
+        env.storeSecret(secretName, profile, value);
         updateConfig(file, (raw) => {
           const entry = providersOf(raw)[provider];
           entry.api_key_ref = `@keyring:${secretName}`;
           delete entry.api_key_env;
         });
-        env.io.out(json ? JSON.stringify({ ok: true, result: { name: provider, api_key_ref: `@keyring:${secretName}` } }) : `Stored the key in the OS keychain (fermix:${secretName}); [providers.${provider}] now reads it from there.`);
+        env.io.out(json ? JSON.stringify({ ok: true, result: { name: provider, api_key_ref: `@keyring:${secretName}` } }) : `Stored the key in the OS keychain (${keychainService(secretName, profile)}); [providers.${provider}] now reads it from there.`);
         return EXIT.ok;
       }
       case 'models': {
@@ -199,19 +200,6 @@ export function processProvidersEnvironment(io: CliIo, paths: HomePaths): Provid
       }
       return value;
     },
-    storeSecret: (service, account, value) => {
-      // Lazy: the N-API keychain module loads only for this command.
-      const { Entry } = createRequire(import.meta.url)('@napi-rs/keyring') as { Entry: new (s: string, a: string) => { setPassword(v: string): void } };
-      try {
-        new Entry(service, account).setPassword(value);
-      } catch (error) {
-        throw new FermixError({
-          code: 'keyring_unavailable',
-          message: `The OS keychain refused to store the key: ${(error as Error).message.split('\n')[0]}.`,
-          hint: 'Unlock the keychain (on a headless Linux machine start gnome-keyring under D-Bus), or set the key in an environment variable and use --key-env.',
-          cause: error,
-        });
-      }
-    },
+    storeSecret: (name, profile, value) => createKeychain({ profile }).set(name, value),
   };
 }
