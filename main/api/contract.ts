@@ -2,6 +2,7 @@ import { systemMethods } from './methods/system.js';
 import { conversationMethods } from './methods/conversations.js';
 import { eventMethods } from './methods/events.js';
 import { capabilityMethods } from './methods/capabilities.js';
+import { directoryAccessMethods } from './methods/directory-access.js';
 import { chatMethods } from './methods/chat.js';
 import type { MethodInput, MethodOutput, MethodParsedInput } from './define.js';
 
@@ -14,6 +15,7 @@ export const apiContract = {
   ...conversationMethods,
   ...eventMethods,
   ...capabilityMethods,
+  ...directoryAccessMethods,
   ...chatMethods,
 };
 

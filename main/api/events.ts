@@ -21,6 +21,13 @@ export const eventPayloadSchemas = {
   'daemon.stopping': z.object({ reason: z.string() }),
   'approval.requested': z.object({ id: z.string(), capability: z.string(), summary: z.string() }),
   'approval.resolved': z.object({ id: z.string(), answer: z.string() }),
+  /** send_attachment delivered a file to the chat (bytes stored under $FERMIX_HOME/attachments). */
+  'chat.attachment': z.object({ conversation_id: z.string(), id: z.string(), filename: z.string(), mime_type: z.string(), kind: z.string(), bytes: z.number().int(), caption: z.string().nullable() }),
+  /** react: one emoji on the message that started the turn. */
+  'chat.reaction': z.object({ conversation_id: z.string(), emoji: z.string() }),
+  /** request_directory_access is waiting: show the Approve/Deny card (answer with directory_access.answer). */
+  'directory_access.requested': z.object({ conversation_id: z.string(), token: z.string(), path: z.string(), reason: z.string(), message: z.string(), expires_at: z.string() }),
+  'directory_access.settled': z.object({ token: z.string(), outcome: z.string() }),
   ...chatEventSchemas,
 } as const;
 export type EventType = keyof typeof eventPayloadSchemas;

@@ -16,6 +16,11 @@ export const USAGE = `fermix ${FERMIX_VERSION} — your personal AI agent
 Usage: fermix <verb> [options]
 
   daemon [--port N] [--verbose]   run the daemon in the foreground (--port 0 picks a free port)
+  ask [--json] [--session ID] [--stdin] MESSAGE   one turn with the agent (operator trust, your cwd)
+  chat [--session ID]             interactive conversation
+  providers list|add|remove|primary|set-key|models   model providers (keys go to the OS keychain)
+  sandbox status|explain PATH|mode MODE|commands …|env …   the sandbox (and whether the OS jail is active)
+  grant path P | revoke path P    widen or narrow the sandbox roots
   status [--json]                 is the daemon running? (exit 3 when it is not)
   health [--json]                 liveness and readiness
   stop [--grace MS]               stop the daemon (SIGKILL after the grace period, default 10000)
@@ -43,6 +48,20 @@ function parsePort(value: string | undefined): number | undefined {
 
 export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
   let json = argv.includes('--json');
+  // These verbs parse their own flags (free text, `--` before helper commands).
+  if (argv[0] === 'ask') return (await import('./verbs/ask.js')).runAsk(argv.slice(1));
+  if (argv[0] === 'chat') return (await import('./verbs/ask.js')).runChat(argv.slice(1));
+  if (argv[0] === 'providers') {
+    const providers = await import('./verbs/providers.js');
+    return providers.runProviders(argv.slice(1), providers.processProvidersEnvironment(io, homePaths(resolveHome())));
+  }
+  if (argv[0] === 'sandbox' || argv[0] === 'grant' || argv[0] === 'revoke') {
+    try {
+      return await (await import('./verbs/sandbox.js')).sandboxVerb(io, homePaths(resolveHome()), argv.filter((arg) => arg !== '--json'), json);
+    } catch (error) {
+      return reportError(io, error, json);
+    }
+  }
   try {
     const { values, positionals } = parseArgs({
       args: argv,

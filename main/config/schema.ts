@@ -41,6 +41,7 @@ export const configSchema = z.object({
     secret_store: z.enum(['keyring', 'file']).default('keyring'),
     tools: z.object({
       tool_search: z.object({ enabled: z.boolean().default(true) }).strict().prefault({}),
+      web_search: z.object({ backend: z.enum(['duckduckgo', 'brave', 'exa', 'tavily', 'parallel', 'perplexity', 'firecrawl']).default('duckduckgo') }).strict().prefault({}),
     }).strict().prefault({}),
     computer_use: z.object({ enabled: z.boolean().default(false) }).strict().prefault({}),
     routing: z.object({

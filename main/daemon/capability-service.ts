@@ -9,6 +9,7 @@ import {
   createRegistry,
   normalizeCapability,
   validateRole,
+  type ApprovalQueue,
   type CapabilityRegistry,
   type Invoker,
 } from '../core/capabilities/index.js';
@@ -36,6 +37,9 @@ export interface CapabilityServiceOptions {
 export interface CapabilityService {
   registry: CapabilityRegistry;
   invoker: Invoker;
+  approvals: ApprovalQueue;
+  /** Executors' services, the registry included (what the agent loop passes to every call). */
+  services: Record<string, unknown>;
   audit: AuditStore;
   handlers: Pick<Handlers, 'capabilities.list' | 'capabilities.inspect' | 'capabilities.call' | 'approvals.list' | 'approvals.answer' | 'audit.query' | 'audit.export' | 'roles.check'>;
 }
@@ -85,6 +89,8 @@ export function createCapabilityService(options: CapabilityServiceOptions): Capa
   return {
     registry,
     invoker,
+    approvals,
+    services,
     audit,
     handlers: {
       'capabilities.list': (input) => {

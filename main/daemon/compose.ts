@@ -18,6 +18,10 @@ import { baseDoctorChecks } from './doctor-checks.js';
 import { packageRoot } from './package-root.js';
 import { SYSTEM_STREAM } from '../api/events.js';
 import { builtinToolsFor } from './builtin-tools.js';
+import { createToolServices } from './tool-services.js';
+import { createKeychain } from '../secrets/keychain.js';
+import { applyCommandCapabilities } from '../sandbox/index.js';
+import { createAgentService, createChatHandlers, createConfigReader } from '../agent/index.js';
 import { createCapabilityService, type CapabilityService } from './capability-service.js';
 
 export interface DaemonOptions {
@@ -64,15 +68,32 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     cleanups.unshift(() => db.close());
     const conversations = createConversationStore(db);
     const events = createEventBus();
+    const keychain = createKeychain({ profile: config.fermix_core.profile });
+    const tools = await createToolServices({ config, paths, events, keychain, logger });
+    cleanups.unshift(() => tools.shutdown());
     const capabilities = createCapabilityService({
       config,
       configFile: paths.config,
       db,
       events,
       tools: builtinToolsFor(config),
-      services: {},
+      services: tools.services,
       onError: (message, error) => logger.error(message, { error: String(error) }),
     });
+    const builtinNames = new Set(capabilities.registry.list().map((cap) => cap.name));
+    applyCommandCapabilities(capabilities.registry, { config: config.sandbox, daemonEnv: process.env, reserved: builtinNames });
+    const agent = createAgentService({
+      db,
+      registry: capabilities.registry,
+      invoker: capabilities.invoker,
+      approvals: capabilities.approvals,
+      events,
+      config: createConfigReader(paths.config),
+      services: () => capabilities.services,
+      logger,
+    });
+    // Runs before the store closes: running turns are cancelled, parked turns stay parked for the next start.
+    cleanups.unshift(() => agent.close());
     const doctor = createDoctor();
     for (const check of baseDoctorChecks(paths, { insideDaemon: true })) doctor.register(check);
 
@@ -112,6 +133,16 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       },
       'events.replay': (input) => events.replay(input.stream, input.after_seq),
       ...capabilities.handlers,
+      ...createChatHandlers(agent, { events }),
+      'directory_access.pending': (input) => ({
+        pending: tools.directoryAccess.pending(input.conversation_id).map((grant) => ({
+          token: grant.token, conversation_id: grant.conversationId, path: grant.path, reason: grant.reason, diff: grant.diff, message: grant.message, expires_at: new Date(grant.expiresAt).toISOString(),
+        })),
+      }),
+      // Only the chat window answers folder grants: a sandboxed command could call the CLI to approve itself.
+      'directory_access.answer': async (input, context) => ({
+        outcome: await tools.directoryAccess.answer({ token: input.token, decision: input.decision, conversationId: input.conversation_id, trust: 'operator', origin: context.transport === 'socket' ? 'cli' : 'chat' }),
+      }),
     };
 
     const components = { store: true, http: false, socket: false };
@@ -156,7 +187,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     // The CLI reads this to print the window URL (`fermix status`); 0600 because it holds the token.
     writeFileSync(paths.runtimeInfo, JSON.stringify({ pid: process.pid, port, url, version: FERMIX_VERSION, started_at: startedAt.toISOString() }, null, 2), { mode: 0o600 });
     cleanups.unshift(() => rmSync(paths.runtimeInfo, { force: true }));
-    logger.info('daemon started', { pid: process.pid, port, home: paths.home, version: FERMIX_VERSION });
+    agent.start(); // resumes turns parked for approval before the last shutdown
+    logger.info('daemon started', { pid: process.pid, port, home: paths.home, version: FERMIX_VERSION, jail: tools.jailStatus.active });
 
     let resolveStopped: () => void = () => {};
     const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));

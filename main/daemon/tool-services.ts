@@ -1,0 +1,112 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { FermixConfig } from '../config/schema.js';
+import type { HomePaths } from '../config/home.js';
+import { FERMIX_VERSION } from '../core/version.js';
+import type { Keychain } from '../secrets/keychain.js';
+import { createCommandRunner, createDirectoryAccess, createJail, createSandbox, createSwappableSandbox, type SandboxEvent } from '../sandbox/index.js';
+import type { SandboxConfig } from '../sandbox/sandbox-config.js';
+import type { AttachmentSink, ReactionSink } from '../tools/tool-services.js';
+import type { EventBus } from './event-bus.js';
+import type { Logger } from './logger.js';
+
+export interface ToolServicesOptions {
+  config: FermixConfig;
+  paths: HomePaths;
+  events: EventBus;
+  keychain: Keychain;
+  logger: Logger;
+}
+
+/**
+ * Everything executors find in `context.services`: the sandbox (the only thing that spawns), the
+ * folder-grant service, the chat's attachment and reaction ports, and the network/search settings.
+ * Built once; the sandbox object keeps its identity and swaps its inside after a grant.
+ */
+export async function createToolServices(options: ToolServicesOptions) {
+  const { config, paths, events, keychain, logger } = options;
+  const jail = await createJail({ enabled: config.sandbox.jail.enabled, required: config.sandbox.jail.required });
+  const runner = createCommandRunner();
+  const onEvent = (event: SandboxEvent) => logger.info('sandbox event', { ...event });
+  const makeSandbox = (sandboxConfig: SandboxConfig) =>
+    createSandbox({
+      config: sandboxConfig,
+      home: homedir(),
+      fermixHome: paths.home,
+      daemonEnv: process.env,
+      daemonCwd: process.cwd(),
+      jail,
+      runner,
+      keychain: async (name) => keychain.get(name) ?? undefined,
+      onEvent,
+    });
+  const sandbox = createSwappableSandbox(makeSandbox(config.sandbox));
+
+  const directoryAccess = createDirectoryAccess({
+    policy: () => sandbox.policy,
+    configFile: paths.config,
+    home: homedir(),
+    prompt: (pending) => {
+      events.emit(pending.conversationId, 'directory_access.requested', {
+        conversation_id: pending.conversationId,
+        token: pending.token,
+        path: pending.path,
+        reason: pending.reason,
+        message: pending.message,
+        expires_at: new Date(pending.expiresAt).toISOString(),
+      });
+    },
+    onSettled: (token, outcome) => events.emit('system', 'directory_access.settled', { token, outcome }),
+    onGranted: (_root, next) => sandbox.swap(makeSandbox(next.sandbox)),
+  });
+
+  const attachmentsDir = join(paths.home, 'attachments');
+  const attachments: AttachmentSink = {
+    maxBytes: 25 * 1024 * 1024,
+    async send(attachment) {
+      const id = randomUUID();
+      const dir = join(attachmentsDir, attachment.conversationId);
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      writeFileSync(join(dir, `${id}-${attachment.filename.replace(/[/\\]/g, '_')}`), attachment.bytes, { mode: 0o600 });
+      events.emit(attachment.conversationId, 'chat.attachment', {
+        conversation_id: attachment.conversationId,
+        id,
+        filename: attachment.filename,
+        mime_type: attachment.mimeType,
+        kind: attachment.kind,
+        bytes: attachment.bytes.length,
+        caption: attachment.caption ?? null,
+      });
+      return { id };
+    },
+  };
+  const reactions: ReactionSink = {
+    supported: true,
+    async react({ conversationId, emoji }) {
+      events.emit(conversationId, 'chat.reaction', { conversation_id: conversationId, emoji });
+    },
+  };
+
+  const services: Record<string, unknown> = {
+    sandbox,
+    directoryAccess,
+    attachments,
+    reactions,
+    configFile: paths.config,
+    net: { userAgent: `fermix/${FERMIX_VERSION}` },
+    secrets: { get: (name: string) => keychain.get(name) ?? undefined },
+    webSearch: { backend: config.fermix_core.tools.web_search.backend },
+    logger: { warn: (message: string, fields?: Record<string, unknown>) => logger.warn(message, fields) },
+  };
+  return {
+    services,
+    sandbox,
+    directoryAccess,
+    jailStatus: jail.status,
+    async shutdown() {
+      await runner.shutdownAll();
+    },
+  };
+}
