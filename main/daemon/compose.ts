@@ -52,25 +52,39 @@ export interface RunningDaemon {
  * Both hosts use it: `fermix daemon` (plain Node) and the Electron main process (main/shell).
  */
 export async function startDaemon(options: DaemonOptions = {}): Promise<RunningDaemon> {
+  // Start-up phases, logged with 'daemon started' so slow starts can be explained from the log.
+  const startupMarks: Record<string, number> = {};
+  let lastMark = performance.now();
+  const mark = (phase: string) => {
+    const now = performance.now();
+    startupMarks[phase] = Math.round(now - lastMark);
+    lastMark = now;
+  };
   const paths = homePaths(options.home ?? resolveHome());
   ensureHome(paths);
   // Config errors stop start-up before anything is locked or opened.
   const { config } = loadConfig(paths.config);
   const logger = createLogger({ file: paths.logFile, level: options.verbose ? 'debug' : config.logging.level, stderr: options.verbose ?? false });
   const lock = acquirePidLock(paths.pidFile);
+  mark('config_and_lock');
   const cleanups: (() => Promise<void> | void)[] = [() => lock.release()];
   const startedAt = new Date();
   const lifetime = new AbortController();
   let inFlight = 0;
 
   try {
-    const db = openDatabase(paths.database, { ownsDaemonLock: true });
-    cleanups.unshift(() => db.close());
-    const conversations = createConversationStore(db);
     const events = createEventBus();
     const keychain = createKeychain({ profile: config.fermix_core.profile });
-    const tools = await createToolServices({ config, paths, events, keychain, logger });
+    // Started before the (synchronous) database open: probing the OS jail spawns bwrap, which then
+    // runs in parallel with the WASM compile instead of after it.
+    const toolsStarting = createToolServices({ config, paths, events, keychain, logger });
+    const db = openDatabase(paths.database, { ownsDaemonLock: true });
+    cleanups.unshift(() => db.close());
+    mark('database');
+    const conversations = createConversationStore(db);
+    const tools = await toolsStarting;
     cleanups.unshift(() => tools.shutdown());
+    mark('tool_services');
     const capabilities = createCapabilityService({
       config,
       configFile: paths.config,
@@ -94,6 +108,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     });
     // Runs before the store closes: running turns are cancelled, parked turns stay parked for the next start.
     cleanups.unshift(() => agent.close());
+    mark('capabilities_and_agent');
     const doctor = createDoctor();
     for (const check of baseDoctorChecks(paths, { insideDaemon: true })) doctor.register(check);
 
@@ -176,19 +191,21 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     const port = await http.listen(options.port ?? config.fermix_web.port);
     cleanups.unshift(() => http.close());
     components.http = true;
+    mark('http');
     httpUrl = `http://127.0.0.1:${port}/`;
 
     const socket = createControlSocket({ path: paths.socket, dispatcher, onError: (message, error) => logger.warn(message, { error: String(error) }) });
     await socket.listen();
     cleanups.unshift(() => socket.close());
     components.socket = true;
+    mark('socket');
 
     const url = `${httpUrl}#token=${auth.token}`;
     // The CLI reads this to print the window URL (`fermix status`); 0600 because it holds the token.
     writeFileSync(paths.runtimeInfo, JSON.stringify({ pid: process.pid, port, url, version: FERMIX_VERSION, started_at: startedAt.toISOString() }, null, 2), { mode: 0o600 });
     cleanups.unshift(() => rmSync(paths.runtimeInfo, { force: true }));
     agent.start(); // resumes turns parked for approval before the last shutdown
-    logger.info('daemon started', { pid: process.pid, port, home: paths.home, version: FERMIX_VERSION, jail: tools.jailStatus.active });
+    logger.info('daemon started', { pid: process.pid, port, home: paths.home, version: FERMIX_VERSION, jail: tools.jailStatus.active, startup_ms: startupMarks });
 
     let resolveStopped: () => void = () => {};
     const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));

@@ -68,7 +68,11 @@ export async function jailStatus(options: JailOptions = {}): Promise<JailStatus>
   if (bwrap === undefined) {
     return { active: false, reason: 'bwrap (bubblewrap) is not installed or not on the daemon PATH.', fix: 'apt install bubblewrap (or dnf install bubblewrap), then restart the daemon.', pidNamespace: false };
   }
-  const basic = await probe(bwrap, ['--ro-bind', '/', '/', 'true']);
+  // Both probes at once: they are independent, and start-up waits for them.
+  const [basic, pid] = await Promise.all([
+    probe(bwrap, ['--ro-bind', '/', '/', 'true']),
+    probe(bwrap, ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-pid', '--proc', '/proc', 'true']),
+  ]);
   if (!basic.ok) {
     return {
       active: false,
@@ -78,7 +82,6 @@ export async function jailStatus(options: JailOptions = {}): Promise<JailStatus>
       pidNamespace: false,
     };
   }
-  const pid = await probe(bwrap, ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-pid', '--proc', '/proc', 'true']);
   return {
     active: true,
     bwrap,
