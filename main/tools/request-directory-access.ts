@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Executor } from '../core/capabilities/capability.js';
+import { FermixError } from '../core/errors.js';
 import { defineBuiltin } from './define-builtin.js';
 import { pathContext, servicesOf, stringArg } from './tool-services.js';
 
@@ -16,6 +17,15 @@ const executeRequestDirectoryAccess: Executor = async (args, context) => {
   const requested = stringArg(args, 'path', 'invalid_arguments', 'request_directory_access');
   const reason = stringArg(args, 'reason', 'invalid_arguments', 'request_directory_access');
   const { sandbox, directoryAccess } = servicesOf(context, 'sandbox', 'directoryAccess');
+  if (context.interactive === false) {
+    // Nobody is there to answer within the 60 s (a piped `fermix capabilities call`, a job): say so now.
+    throw new FermixError({
+      code: 'not_attended',
+      message: 'Nobody can answer a folder-access request in this run.',
+      hint: 'Report that the folder is outside the sandbox; the owner can run `fermix grant path <dir>`.',
+      data: { origin: context.origin },
+    });
+  }
   const { outcome, path } = await directoryAccess.request({
     path: requested,
     reason,

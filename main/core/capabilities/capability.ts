@@ -50,6 +50,8 @@ export interface ExecutionContext {
   conversationId?: string;
   /** Working directory hint (e.g. `fermix ask` passes the caller's cwd to the sandbox). */
   cwd?: string;
+  /** False when nobody can answer a question during this call (a piped CLI, a job): tools that would ask refuse instead. */
+  interactive?: boolean;
   signal: AbortSignal;
   /** Node-side services (sandbox, store, …) injected by the composition root; typed by each tool. */
   services: Record<string, unknown>;

@@ -170,6 +170,7 @@ export function createInvoker(options: InvokerOptions): Invoker {
         origin: context.origin,
         conversationId: context.conversationId,
         cwd: context.cwd,
+        interactive: context.interactive !== false && !UNATTENDED_ORIGINS.has(context.origin),
         signal: controller.signal,
         services: context.services ?? {},
       };
