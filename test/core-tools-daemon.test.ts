@@ -57,6 +57,18 @@ describe('core tools through `fermix capabilities call` against a running daemon
     expect((await call('git_read', { command: 'diff', repo: 'repo', args: ['--output=/tmp/x'] })).error.code).toMatch(/invalid|refused|git_failed|unknown/);
   });
 
+  it('applies `fermix grant path` and `revoke path` to the running daemon at once', async () => {
+    const outside = tempHome('fermix-granted-');
+    writeFileSync(join(outside, 'data.txt'), 'granted data');
+    expect((await call('file_read', { path: join(outside, 'data.txt') })).error.code).toBe('sandbox_denied');
+    const granted = await runFermixAsync(home, ['grant', 'path', outside]);
+    expect(granted.code, granted.stderr).toBe(0);
+    expect(granted.stdout).toContain('applied to the running daemon');
+    expect((await call('file_read', { path: join(outside, 'data.txt') })).result.text).toContain('granted data');
+    expect((await runFermixAsync(home, ['revoke', 'path', outside])).code).toBe(0);
+    expect((await call('file_read', { path: join(outside, 'data.txt') })).error.code).toBe('sandbox_denied');
+  });
+
   it('keeps web_fetch off loopback (SSRF floor) and names the reason', async () => {
     const fetched = await call('web_fetch', { url: `http://127.0.0.1:${daemon.port}/health/live` });
     expect(fetched.error.code).toBe('blocked_url');

@@ -4,6 +4,11 @@ import { eventMethods } from './methods/events.js';
 import { capabilityMethods } from './methods/capabilities.js';
 import { directoryAccessMethods } from './methods/directory-access.js';
 import { chatMethods } from './methods/chat.js';
+import { sandboxMethods } from './methods/sandbox.js';
+import { computerMethods } from './methods/computer.js';
+import { providerSettingsMethods } from './methods/provider-settings.js';
+import { settingsMethods } from './methods/settings.js';
+import { voiceMethods } from './methods/voice.js';
 import type { MethodInput, MethodOutput, MethodParsedInput } from './define.js';
 
 /**
@@ -17,6 +22,11 @@ export const apiContract = {
   ...capabilityMethods,
   ...directoryAccessMethods,
   ...chatMethods,
+  ...sandboxMethods,
+  ...providerSettingsMethods,
+  ...settingsMethods,
+  ...computerMethods,
+  ...voiceMethods,
 };
 
 export type ApiContract = typeof apiContract;

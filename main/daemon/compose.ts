@@ -96,6 +96,13 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     });
     const builtinNames = new Set(capabilities.registry.list().map((cap) => cap.name));
     applyCommandCapabilities(capabilities.registry, { config: config.sandbox, daemonEnv: process.env, reserved: builtinNames });
+    const reloadSandbox = () => {
+      const next = loadConfig(paths.config).config;
+      tools.reloadSandbox(next.sandbox);
+      const swapped = applyCommandCapabilities(capabilities.registry, { config: next.sandbox, daemonEnv: process.env, reserved: builtinNames });
+      logger.info('sandbox reloaded', { mode: next.sandbox.mode, ...swapped });
+      return { mode: next.sandbox.mode, commands_added: swapped.added, commands_removed: swapped.removed };
+    };
     const agent = createAgentService({
       db,
       registry: capabilities.registry,
@@ -154,6 +161,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
           token: grant.token, conversation_id: grant.conversationId, path: grant.path, reason: grant.reason, diff: grant.diff, message: grant.message, expires_at: new Date(grant.expiresAt).toISOString(),
         })),
       }),
+      'sandbox.reload': () => reloadSandbox(),
       // Only the chat window answers folder grants: a sandboxed command could call the CLI to approve itself.
       'directory_access.answer': async (input, context) => ({
         outcome: await tools.directoryAccess.answer({ token: input.token, decision: input.decision, conversationId: input.conversation_id, trust: 'operator', origin: context.transport === 'socket' ? 'cli' : 'chat' }),

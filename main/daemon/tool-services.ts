@@ -105,6 +105,10 @@ export async function createToolServices(options: ToolServicesOptions) {
     sandbox,
     directoryAccess,
     jailStatus: jail.status,
+    /** A new [sandbox] section: the tools see the new sandbox from their next call on. */
+    reloadSandbox(next: SandboxConfig) {
+      sandbox.swap(makeSandbox(next));
+    },
     async shutdown() {
       await runner.shutdownAll();
     },

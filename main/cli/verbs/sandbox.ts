@@ -18,11 +18,36 @@ import { persistGrant } from '../../sandbox/directory-access.js';
 import { createPathPolicy, jailStatus, type PathPolicy, type SandboxConfig } from '../../sandbox/index.js';
 import { expandHome, realRoot } from '../../sandbox/real-path.js';
 import { EXIT, UsageError, type CliIo } from '../output.js';
+import { callDaemon } from '../control-client.js';
 import { editCommands, editEnv, grantCommand } from './sandbox-edits.js';
 
 const MODES = ['strict', 'standard', 'open'];
 
 export async function sandboxVerb(io: CliIo, paths: HomePaths, argv: string[], json: boolean): Promise<number> {
+  let change: string | undefined;
+  const code = await runSandboxVerb(io, paths, argv, json, (message) => {
+    change = message;
+    return EXIT.ok;
+  });
+  if (change === undefined) return code;
+  const applies = await applyToRunningDaemon(paths);
+  io.out(json ? JSON.stringify({ ok: true, result: { changed: true, message: change, applies } }) : `${change}\n${applies}`);
+  return code;
+}
+
+/** A running daemon re-reads [sandbox] at once (new roots, env and command capabilities, swapped atomically). */
+async function applyToRunningDaemon(paths: HomePaths): Promise<string> {
+  const pid = readPid(paths.pidFile);
+  if (pid === undefined || !isProcessAlive(pid)) return 'Saved to config.toml. It applies when the daemon starts.';
+  try {
+    await callDaemon(paths.socket, 'sandbox.reload', {}, 10_000);
+    return 'Saved to config.toml and applied to the running daemon.';
+  } catch (error) {
+    return `Saved to config.toml, but the running daemon could not apply it (${(error as Error).message}); run \`fermix restart\`.`;
+  }
+}
+
+function runSandboxVerb(io: CliIo, paths: HomePaths, argv: string[], json: boolean, changed: (message: string) => number): number | Promise<number> {
   const words = argv.filter((w) => w !== '--json');
   const dash = words.indexOf('--');
   const [verb, sub, a, b, ...rest] = dash === -1 ? words : words.slice(0, dash);
@@ -32,7 +57,6 @@ export async function sandboxVerb(io: CliIo, paths: HomePaths, argv: string[], j
     io.out(json ? JSON.stringify({ ok: true, result }) : text);
     return EXIT.ok;
   };
-  const changed = (message: string) => say({ changed: true, message, applies: applyNote(paths) }, `${message}\n${applyNote(paths)}`);
 
   if (verb === 'grant' || verb === 'revoke') {
     if (sub !== 'path' || a === undefined) throw new UsageError(`usage: fermix ${verb} path PATH`);
@@ -85,12 +109,6 @@ function policyFor(paths: HomePaths, config: SandboxConfig): PathPolicy {
   });
 }
 
-function applyNote(paths: HomePaths): string {
-  const pid = readPid(paths.pidFile);
-  return pid !== undefined && isProcessAlive(pid)
-    ? 'Saved to config.toml. The running daemon picks this up after `fermix restart`.'
-    : 'Saved to config.toml. It applies when the daemon starts.';
-}
 
 type Say = (result: Record<string, unknown>, text: string) => number;
 
@@ -165,7 +183,7 @@ async function status(io: CliIo, paths: HomePaths, config: SandboxConfig, json: 
     lines.push(`              Fix: ${jail.fix}`);
     lines.push(config.jail.required ? '              [sandbox.jail] required = true: shell commands are refused until the jail works.' : '              Shell commands still run behind the path gate and hardline checks, without the jail.');
   }
-  lines.push(`Config:       ${paths.config}${running ? ' (daemon running: edits apply after `fermix restart`)' : ''}`);
+  lines.push(`Config:       ${paths.config}${running ? ' (daemon running: edits apply at once)' : ''}`);
   io.out(lines.join('\n'));
   return EXIT.ok;
 }

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { defineMethod } from '../define.js';
+
+/**
+ * Computer use's pause switch (the seed's `/pause` and `/resume`, and the tray's Pause / Resume).
+ * `/pause` hands mouse and keyboard back to the person: the session stays, further actions are refused
+ * until `/resume`. Unlike `/stop`, it never ends a turn.
+ */
+export const computerStateSchema = z.object({
+  /** `[fermix_core.computer_use] enabled` in config.toml (off by default). */
+  enabled: z.boolean(),
+  paused: z.boolean(),
+  /** One sentence for people: what the state means right now. */
+  summary: z.string(),
+});
+export type ComputerState = z.infer<typeof computerStateSchema>;
+
+const changeOutput = computerStateSchema.extend({ changed: z.boolean() });
+
+export const computerMethods = {
+  'computer.status': defineMethod({
+    description: 'Whether computer use is enabled and whether it is paused.',
+    input: z.object({}).strict().default({}),
+    output: computerStateSchema,
+  }),
+  'computer.pause': defineMethod({
+    description: '/pause: computer use refuses further actions until resumed (the running turn goes on).',
+    input: z.object({}).strict().default({}),
+    output: changeOutput,
+  }),
+  'computer.resume': defineMethod({
+    description: '/resume: computer use may act again.',
+    input: z.object({}).strict().default({}),
+    output: changeOutput,
+  }),
+};

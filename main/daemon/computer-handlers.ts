@@ -1,0 +1,70 @@
+/**
+ * API handlers of computer.status / computer.pause / computer.resume (main/api/methods/computer.ts).
+ * The daemon owns the pause switch, so the chat's /pause, the Controls bar and the tray agree; the
+ * computer_use executor asks `control.paused` before every action once it exists. Enabled is read from
+ * config at each call, so the answer is honest about "not enabled" without a restart.
+ */
+import type { Handlers } from '../api/dispatcher.js';
+import type { ComputerState } from '../api/methods/computer.js';
+import type { FermixConfig } from '../config/schema.js';
+
+export interface ComputerUseControl {
+  readonly paused: boolean;
+  setPaused(paused: boolean): boolean;
+  onChange(listener: (paused: boolean) => void): () => void;
+}
+
+/** The one pause switch; the composition root creates it and hands it to the handlers, the tray and the tool. */
+export function createComputerUseControl(initial = false): ComputerUseControl {
+  let paused = initial;
+  const listeners = new Set<(paused: boolean) => void>();
+  return {
+    get paused() {
+      return paused;
+    },
+    setPaused(next) {
+      if (next === paused) return false;
+      paused = next;
+      for (const listener of listeners) listener(paused);
+      return true;
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+export type ComputerMethodName = 'computer.status' | 'computer.pause' | 'computer.resume';
+
+export interface ComputerHandlersOptions {
+  control: ComputerUseControl;
+  /** Current config (createConfigReader(paths.config)), for `[fermix_core.computer_use] enabled`. */
+  config: () => FermixConfig;
+}
+
+export function describeComputerUse(enabled: boolean, paused: boolean): string {
+  if (!enabled) return 'Computer use is not enabled ([fermix_core.computer_use] enabled = false), so the agent cannot drive this desktop.';
+  return paused
+    ? 'Computer use is paused: the agent may not move the pointer or type until you resume it.'
+    : 'Computer use is active: the agent may drive this desktop when a turn asks for it.';
+}
+
+export function createComputerHandlers(options: ComputerHandlersOptions): Pick<Handlers, ComputerMethodName> {
+  const state = (): ComputerState => {
+    const enabled = options.config().fermix_core.computer_use.enabled;
+    // A pause is kept even while disabled, so enabling it later does not silently resume.
+    return { enabled, paused: options.control.paused, summary: describeComputerUse(enabled, options.control.paused) };
+  };
+  return {
+    'computer.status': () => state(),
+    'computer.pause': () => {
+      const changed = options.control.setPaused(true);
+      return { ...state(), changed };
+    },
+    'computer.resume': () => {
+      const changed = options.control.setPaused(false);
+      return { ...state(), changed };
+    },
+  };
+}
