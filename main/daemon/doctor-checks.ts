@@ -6,6 +6,7 @@ import { openDatabase } from '../store/database.js';
 import { readPid, isProcessAlive } from './pid-lock.js';
 import { callDaemon } from '../cli/control-client.js';
 import type { DoctorCheck } from './doctor.js';
+import { jailStatus } from '../sandbox/jail.js';
 
 /**
  * The first doctor rows: home permissions, config validity, daemon socket, database, log activity.
@@ -71,6 +72,21 @@ export function baseDoctorChecks(paths: HomePaths, options: { insideDaemon: bool
         } catch (error) {
           return { status: 'FAIL', detail: (error as Error).message, fix: 'Start the daemon (`fermix daemon`), which clears a stale lock left by a crash.' };
         }
+      },
+    },
+    {
+      id: 'sandbox_config',
+      title: 'sandbox',
+      async run() {
+        let config;
+        try {
+          config = loadConfig(paths.config).config.sandbox;
+        } catch {
+          return { status: 'N/A', detail: 'config.toml is invalid (see the config row)', fix: '' };
+        }
+        const jail = await jailStatus({ enabled: config.jail.enabled, required: config.jail.required });
+        if (jail.active) return { status: 'OK', detail: `mode ${config.mode}; OS jail active: ${jail.reason}`, fix: '' };
+        return { status: config.jail.required ? 'FAIL' : 'WARN', detail: `mode ${config.mode}; OS jail inactive: ${jail.reason}`, fix: jail.fix };
       },
     },
     {

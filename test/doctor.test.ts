@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runFermix, tempHome } from './support/daemon-process.js';
+
+describe('fermix doctor', () => {
+  it('reports one row per check with the fix, as JSON, and exits 0 when nothing fails', () => {
+    const home = tempHome();
+    for (const dir of ['workspace', 'skills', 'plugins', 'browser/profiles', 'logs', 'run']) mkdirSync(join(home, dir), { recursive: true, mode: 0o700 });
+    chmodSync(home, 0o700);
+    const result = runFermix(home, ['doctor', '--json']);
+    expect(result.code, result.stdout).toBe(0);
+    const rows = JSON.parse(result.stdout).result.checks as { id: string; status: string; fix: string }[];
+    expect(rows.map((row) => row.id)).toEqual(['home_permissions', 'config', 'daemon_socket', 'database', 'sandbox_config', 'recent_log_activity']);
+    const socket = rows.find((row) => row.id === 'daemon_socket')!;
+    expect(socket).toMatchObject({ status: 'WARN', fix: expect.stringContaining('fermix daemon') });
+  });
+
+  it('exits 1 on a FAIL row: a home readable by others, and an invalid config', () => {
+    const home = tempHome();
+    mkdirSync(join(home, 'logs'), { recursive: true });
+    chmodSync(join(home, 'logs'), 0o755);
+    writeFileSync(join(home, 'config.toml'), '[fermix_web]\nprot = 1\n');
+    const result = runFermix(home, ['doctor']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^FAIL\s+home permissions.*logs.*→ chmod 700/m);
+    expect(result.stdout).toMatch(/^FAIL\s+config.*config\.toml:2.*fermix_web\.prot/m);
+  });
+});
