@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, runFermix, startDaemonProcess, tempHome, waitFor } from './support/daemon-process.js';
+
+describe('fermix logs', () => {
+  it('shows the last N JSON lines, follows new ones, and never shows a secret', async () => {
+    const home = tempHome();
+    const daemon = await startDaemonProcess(home);
+    daemon.child.kill('SIGTERM');
+    await daemon.exited;
+    const last = runFermix(home, ['logs', '-n', '2']);
+    expect(last.code).toBe(0);
+    const lines = last.stdout.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines[1])).toMatchObject({ level: 'info', msg: 'daemon stopped' });
+    expect(readFileSync(join(home, 'logs', 'fermix.log'), 'utf8')).toContain('"startup_ms"');
+
+    const follower = spawn(process.execPath, [BIN, 'logs', '-f', '-n', '0'], { env: { ...process.env, FERMIX_HOME: home } });
+    let seen = '';
+    follower.stdout.on('data', (chunk) => (seen += chunk));
+    try {
+      // A second daemon run appends lines; the follower must print them as they come.
+      const again = await startDaemonProcess(home);
+      again.child.kill('SIGTERM');
+      await again.exited;
+      await waitFor(() => seen.includes('daemon stopped'), 10_000, 'followed lines');
+      expect(seen).toContain('daemon started');
+    } finally {
+      follower.kill('SIGTERM');
+    }
+    // The per-run token is a credential: it is printed to the person, never written to the log.
+    expect(readFileSync(join(home, 'logs', 'fermix.log'), 'utf8')).not.toMatch(/#token=/);
+  });
+
+  it('refuses a bad -n with a usage error', () => {
+    const result = runFermix(tempHome(), ['logs', '-n', 'lots']);
+    expect(result.code).toBe(2);
+  });
+});
