@@ -16,6 +16,7 @@ import { createTurnEmitter, type EventSink, type TurnEmitter } from './loop/turn
 import { createProviderService } from './providers/provider-service.js';
 import { systemSecrets, type SecretReader } from './providers/secrets.js';
 import { createRequestBuilder } from './request-builder.js';
+import { loadAiSdk } from './ai-runtime.js';
 import type { PluginStatus, SkillSummary } from './runtime-prompt.js';
 import { createTurnQueue } from './turn-queue.js';
 
@@ -181,6 +182,7 @@ export function createAgentService(deps: AgentServiceDeps) {
       } else if (candidates.length === 0) {
         outcome = outcomeError(await providers.noProvider());
       } else {
+        await loadAiSdk(); // first turn only: the SDK is not loaded at start-up
         outcome = await runTurn({
           turn: store.getTurn(turnId),
           store,

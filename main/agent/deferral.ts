@@ -4,7 +4,8 @@
  * name stays in the runtime prompt, and tool_search / tool_describe / tool_call reach it. Built-ins,
  * the bridges included, are never deferred; anything else stays advertised (fail-safe).
  */
-import { jsonSchema, tool, type ToolSet } from 'ai';
+import type { ToolSet } from 'ai';
+import { aiSdk } from './ai-runtime.js';
 import type { Capability } from '../core/capabilities/index.js';
 
 export const BRIDGE_NAMES = ['tool_search', 'tool_describe', 'tool_call'] as const;
@@ -52,6 +53,7 @@ export function providerSchema(cap: Capability): Record<string, unknown> {
  * validation (the invoker validates, audits the refusal, and names the field).
  */
 export function toSdkTools(caps: readonly Capability[]): ToolSet {
+  const { jsonSchema, tool } = aiSdk();
   const tools: ToolSet = {};
   for (const cap of caps) tools[cap.name] = tool({ description: cap.description, inputSchema: jsonSchema(providerSchema(cap) as never) });
   return tools;

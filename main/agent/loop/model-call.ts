@@ -6,7 +6,8 @@
  * - a stream that breaks after some text keeps the text as a partial answer and records why;
  * - per-request timeout from `[providers.<name>] timeout_ms`.
  */
-import { streamText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
+import { aiSdk } from '../ai-runtime.js';
 import { FermixError } from '../../core/errors.js';
 import type { ResolvedProvider } from '../providers/provider-config.js';
 import { classifyProviderError, type ClassifiedError } from '../providers/provider-errors.js';
@@ -106,7 +107,7 @@ async function streamOnce(handle: ProviderHandle, input: ModelCallInput, attempt
   const record = (outcome: AttemptRecord['outcome'], errorCode?: string) =>
     input.onAttempt({ provider: handle.provider, attempt, outcome, finishReason, inputTokens, outputTokens, durationMs: Date.now() - started, errorCode });
   try {
-    const result = streamText({
+    const result = aiSdk().streamText({
       model: handle.model(),
       system: input.system,
       messages: input.messagesFor(handle),

@@ -4,7 +4,8 @@
  * connections, timeouts. A timeout is not retried on the same provider (reference §6: "never retry a
  * timeout") but may fall back. Auth and request errors are permanent: retrying cannot fix them.
  */
-import { APICallError } from 'ai';
+import type { APICallError } from 'ai';
+import { aiSdkIfLoaded } from '../ai-runtime.js';
 import { FermixError, isFermixError } from '../../core/errors.js';
 import { PROVIDER_SETUP_UI } from './provider-config.js';
 
@@ -49,7 +50,7 @@ export function classifyProviderError(error: unknown, provider: { name: string; 
       retrySameProvider: false,
     };
   }
-  if (APICallError.isInstance(error)) {
+  if (aiSdkIfLoaded()?.APICallError.isInstance(error)) {
     const status = error.statusCode ?? 0;
     const retryAfter = Number(error.responseHeaders?.['retry-after']);
     const retryAfterMs = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined;

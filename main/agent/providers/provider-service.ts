@@ -6,7 +6,9 @@
 import type { FermixConfig } from '../../config/schema.js';
 import { FermixError, isFermixError } from '../../core/errors.js';
 import type { ProviderHandle } from '../loop/model-call.js';
-import { acceptsImages, createLanguageModel } from './language-model.js';
+import { acceptsImages } from './model-capabilities.js';
+import { aiSdk } from '../ai-runtime.js';
+import type { LanguageModel } from 'ai';
 import { listModels, probeOllama, type OllamaProbe } from './model-list.js';
 import { PROVIDER_SETUP_UI, providerApiKey, resolveProviders, type ProviderType } from './provider-config.js';
 import type { SecretReader } from './secrets.js';
@@ -46,11 +48,11 @@ export function createProviderService(options: ProviderServiceOptions) {
     /** Primary first, then fallbacks. Keys are read when a handle's model is first built. */
     handles(config: FermixConfig = options.config()): ProviderHandle[] {
       return resolveProviders(config).map((provider) => {
-        let built: ReturnType<typeof createLanguageModel> | undefined;
+        let built: LanguageModel | undefined;
         return {
           provider,
           acceptsImages: acceptsImages(provider),
-          model: () => (built ??= createLanguageModel(provider, providerApiKey(config, provider, options.secrets), fetchImpl)),
+          model: () => (built ??= aiSdk().createLanguageModel(provider, providerApiKey(config, provider, options.secrets), fetchImpl)),
         };
       });
     },
