@@ -19,6 +19,7 @@ import { packageRoot } from './package-root.js';
 import { SYSTEM_STREAM } from '../api/events.js';
 import { builtinToolsFor } from './builtin-tools.js';
 import { createToolServices } from './tool-services.js';
+import { createVoiceHandlers } from './voice-handlers.js';
 import { createKeychain } from '../secrets/keychain.js';
 import { applyCommandCapabilities } from '../sandbox/index.js';
 import { createAgentService, createChatHandlers, createConfigReader } from '../agent/index.js';
@@ -156,6 +157,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       'events.replay': (input) => events.replay(input.stream, input.after_seq),
       ...capabilities.handlers,
       ...createChatHandlers(agent, { events }),
+      ...createVoiceHandlers({ config: createConfigReader(paths.config), keychain: (profile) => createKeychain({ profile }), logger }),
       'directory_access.pending': (input) => ({
         pending: tools.directoryAccess.pending(input.conversation_id).map((grant) => ({
           token: grant.token, conversation_id: grant.conversationId, path: grant.path, reason: grant.reason, diff: grant.diff, message: grant.message, expires_at: new Date(grant.expiresAt).toISOString(),
