@@ -4,6 +4,7 @@ import { eventMethods } from './methods/events.js';
 import { capabilityMethods } from './methods/capabilities.js';
 import { directoryAccessMethods } from './methods/directory-access.js';
 import { chatMethods } from './methods/chat.js';
+import { chatHistoryMethods } from './methods/chat-history.js';
 import { sandboxMethods } from './methods/sandbox.js';
 import { computerMethods } from './methods/computer.js';
 import { providerSettingsMethods } from './methods/provider-settings.js';
@@ -22,6 +23,7 @@ export const apiContract = {
   ...capabilityMethods,
   ...directoryAccessMethods,
   ...chatMethods,
+  ...chatHistoryMethods,
   ...sandboxMethods,
   ...providerSettingsMethods,
   ...settingsMethods,

@@ -10,6 +10,7 @@ import {
   normalizeCapability,
   validateRole,
   type ApprovalQueue,
+  type PermissionGate,
   type CapabilityRegistry,
   type Invoker,
 } from '../core/capabilities/index.js';
@@ -31,6 +32,8 @@ export interface CapabilityServiceOptions {
   /** Node services every executor may need (sandbox, net, …); the registry is added here. */
   services: Record<string, unknown>;
   computerUseReady?: () => boolean;
+  /** The live `[permissions] mode` (re-read from config); default: the mode at start. */
+  permissionMode?: () => FermixConfig['permissions']['mode'];
   onError?: (message: string, error: unknown) => void;
 }
 
@@ -62,7 +65,14 @@ export function createCapabilityService(options: CapabilityServiceOptions): Capa
   const registry = createRegistry({ computerUseReady: options.computerUseReady, onListenerError: (error) => options.onError?.('registry listener failed', error) });
   for (const cap of options.tools) registry.register(cap);
   const rules = createConfigRuleStore(options.configFile);
-  const gate = createPermissionGate({ rules, mode: config.permissions.mode });
+  // The mode is read per decision, so a change from Settings applies to the next call.
+  const currentMode = options.permissionMode ?? (() => config.permissions.mode);
+  const gate: PermissionGate = {
+    get mode() {
+      return currentMode();
+    },
+    decide: (call) => createPermissionGate({ rules, mode: currentMode() }).decide(call),
+  };
   const approvals = createApprovalQueue({ rules });
   approvals.subscribe((event) => {
     const stream = event.approval.conversation_id ?? SYSTEM_STREAM;

@@ -20,6 +20,10 @@ import { SYSTEM_STREAM } from '../api/events.js';
 import { builtinToolsFor } from './builtin-tools.js';
 import { createToolServices } from './tool-services.js';
 import { createVoiceHandlers } from './voice-handlers.js';
+import { createComputerHandlers, createComputerUseControl } from './computer-handlers.js';
+import { createSettingsHandlers } from './settings-handlers.js';
+import { createProviderSettingsHandlers } from './provider-settings-handlers.js';
+import { homedir } from 'node:os';
 import { createKeychain } from '../secrets/keychain.js';
 import { applyCommandCapabilities } from '../sandbox/index.js';
 import { createAgentService, createChatHandlers, createConfigReader } from '../agent/index.js';
@@ -43,6 +47,8 @@ export interface RunningDaemon {
   /** The one router; the Electron shell adapts IPC to it. */
   dispatcher: Dispatcher;
   capabilities: CapabilityService;
+  /** Computer use's pause switch, for the tray. */
+  computerUse: ReturnType<typeof createComputerUseControl>;
   db: Database;
   stop(reason?: string): Promise<void>;
   stopped: Promise<void>;
@@ -86,6 +92,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     const tools = await toolsStarting;
     cleanups.unshift(() => tools.shutdown());
     mark('tool_services');
+    // Re-parses config.toml only when it changed (mtime/size): settings edits apply to the next call or turn.
+    const configReader = createConfigReader(paths.config);
     const capabilities = createCapabilityService({
       config,
       configFile: paths.config,
@@ -93,6 +101,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       events,
       tools: builtinToolsFor(config),
       services: tools.services,
+      permissionMode: () => configReader().permissions.mode,
       onError: (message, error) => logger.error(message, { error: String(error) }),
     });
     const builtinNames = new Set(capabilities.registry.list().map((cap) => cap.name));
@@ -104,13 +113,15 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       logger.info('sandbox reloaded', { mode: next.sandbox.mode, ...swapped });
       return { mode: next.sandbox.mode, commands_added: swapped.added, commands_removed: swapped.removed };
     };
+    // The one pause switch for computer use (tray, window, slash commands); the tool itself arrives later.
+    const computerUse = createComputerUseControl(false);
     const agent = createAgentService({
       db,
       registry: capabilities.registry,
       invoker: capabilities.invoker,
       approvals: capabilities.approvals,
       events,
-      config: createConfigReader(paths.config),
+      config: configReader,
       services: () => capabilities.services,
       logger,
     });
@@ -157,7 +168,17 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       'events.replay': (input) => events.replay(input.stream, input.after_seq),
       ...capabilities.handlers,
       ...createChatHandlers(agent, { events }),
-      ...createVoiceHandlers({ config: createConfigReader(paths.config), keychain: (profile) => createKeychain({ profile }), logger }),
+      ...createComputerHandlers({ control: computerUse, config: configReader }),
+      ...createSettingsHandlers({
+        configFile: paths.config,
+        fermixHome: paths.home,
+        workspace: paths.workspace,
+        home: homedir(),
+        keychain: (profile) => createKeychain({ profile }),
+        reloadSandbox: () => void reloadSandbox(),
+      }),
+      ...createProviderSettingsHandlers({ configFile: paths.config, keychain: (profile) => createKeychain({ profile }) }),
+      ...createVoiceHandlers({ config: configReader, keychain: (profile) => createKeychain({ profile }), logger }),
       'directory_access.pending': (input) => ({
         pending: tools.directoryAccess.pending(input.conversation_id).map((grant) => ({
           token: grant.token, conversation_id: grant.conversationId, path: grant.path, reason: grant.reason, diff: grant.diff, message: grant.message, expires_at: new Date(grant.expiresAt).toISOString(),
@@ -239,7 +260,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       return stopping;
     };
     stopRequested = (reason) => void stop(reason);
-    return { paths, config, port, url, token: auth.token, events, dispatcher, capabilities, db, stop, stopped };
+    return { paths, config, port, url, token: auth.token, events, dispatcher, capabilities, computerUse, db, stop, stopped };
   } catch (error) {
     for (const cleanup of cleanups) await cleanup();
     logger.close();

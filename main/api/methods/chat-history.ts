@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { defineMethod } from '../define.js';
+
+/** A stored message with the turn that wrote it (null for messages written outside a turn). */
+export const historyMessageSchema = z.object({
+  id: z.number().int(),
+  role: z.enum(['user', 'assistant', 'tool', 'system']),
+  content: z.string(),
+  created_at: z.string(),
+  turn_id: z.string().nullable(),
+});
+
+export const chatHistoryMethods = {
+  'chat.history': defineMethod({
+    description: "A conversation's messages with the turn each belongs to, newest last; before_id pages back through long conversations.",
+    input: z.object({
+      conversation_id: z.string().min(1).max(128),
+      limit: z.number().int().min(1).max(5000).default(2000),
+      before_id: z.number().int().min(1).optional(),
+    }).strict(),
+    output: z.object({ messages: z.array(historyMessageSchema), has_more: z.boolean() }),
+  }),
+};
