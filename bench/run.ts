@@ -9,6 +9,7 @@ const suites: Record<string, () => Promise<{ run(): Promise<Metric[]> }>> = {
   'tool-search': () => import('./suites/tool-search.js'),
   'deferral-tokens': () => import('./suites/deferral-tokens.js'),
   registry: () => import('./suites/registry.js'),
+  renderer: () => import('./suites/renderer.js'),
 };
 
 const only = process.argv.slice(2);

@@ -23,6 +23,7 @@ import { createVoiceHandlers } from './voice-handlers.js';
 import { createComputerHandlers, createComputerUseControl } from './computer-handlers.js';
 import { createSettingsHandlers } from './settings-handlers.js';
 import { createProviderSettingsHandlers } from './provider-settings-handlers.js';
+import { createChatHistoryHandlers } from './chat-history-handlers.js';
 import { homedir } from 'node:os';
 import { createKeychain } from '../secrets/keychain.js';
 import { applyCommandCapabilities } from '../sandbox/index.js';
@@ -168,6 +169,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       'events.replay': (input) => events.replay(input.stream, input.after_seq),
       ...capabilities.handlers,
       ...createChatHandlers(agent, { events }),
+      ...createChatHistoryHandlers({ db }),
       ...createComputerHandlers({ control: computerUse, config: configReader }),
       ...createSettingsHandlers({
         configFile: paths.config,

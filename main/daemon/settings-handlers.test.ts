@@ -47,7 +47,7 @@ describe('settings handlers', () => {
     expect(got).toMatchObject({ ok: true, result: { permissions: { mode: 'ask' }, sandbox: { mode: 'standard', allowed_roots: [] }, applies: { sandbox: 'after_restart', providers: 'now' } } });
     const changed = await t.call('settings.update', { permission_mode: 'read_only', sandbox_mode: 'strict' });
     expect(changed.ok).toBe(true);
-    expect((changed as any).result.message).toContain('Permission mode set to read_only. It applies after `fermix restart`.');
+    expect((changed as any).result.message).toContain('Permission mode set to read_only. It applies to the next call.');
     const config = loadConfig(t.configFile).config;
     expect(config.permissions.mode).toBe('read_only');
     expect(config.sandbox.mode).toBe('strict');

@@ -3,8 +3,9 @@
  * mode and folder grants, and the transcription endpoint. Each edit is one `updateConfig` call (validated,
  * atomic), the same edits as `fermix sandbox mode`, `fermix grant path` and `fermix revoke path`.
  *
- * Permission mode and the sandbox are built when the daemon starts, so their edits say "after restart"
- * unless the composition root passes `reloadSandbox` (then grants and the sandbox mode apply at once).
+ * The permission gate reads its mode per call (compose.ts), so a mode change applies to the next call.
+ * The sandbox is built at start: its edits say "after restart" unless the composition root passes
+ * `reloadSandbox` (then grants and the sandbox mode apply at once).
  */
 import path from 'node:path';
 import type { Handlers } from '../api/dispatcher.js';
@@ -64,13 +65,13 @@ export function createSettingsHandlers(options: SettingsHandlersOptions): Pick<H
       max_file_mb: config.fermix_core.transcription.max_file_mb,
     },
     computer_use: { enabled: config.fermix_core.computer_use.enabled },
-    // Providers and transcription are read per request; the gate's mode and the sandbox at start-up.
-    applies: { providers: 'now', permissions: 'after_restart', sandbox: sandboxApplies, transcription: 'now' },
+    // Providers, the gate's mode and transcription are read per request; the sandbox at start-up unless reloaded.
+    applies: { providers: 'now', permissions: 'now', sandbox: sandboxApplies, transcription: 'now' },
   });
 
   const sandboxChanged = (config: FermixConfig) => options.reloadSandbox?.(config);
   const restartNote = (what: 'permissions' | 'sandbox') =>
-    (what === 'sandbox' ? sandboxApplies : 'after_restart') === 'now' ? 'It applies now.' : 'It applies after `fermix restart`.';
+    (what === 'sandbox' ? sandboxApplies : 'now') === 'now' ? 'It applies to the next call.' : 'It applies after `fermix restart`.';
 
   return {
     'settings.get': () => view(),

@@ -4,6 +4,7 @@ import { pickTransport } from './api/transport.js';
 import { App } from './app/app.js';
 import { createAppModel } from './app/app-model.js';
 import { ModelProvider } from './app/model-context.js';
+import { VoiceProvider } from './features/voice/voice-context.js';
 
 // The transport (and with it the one-time token exchange) is settled before React renders,
 // so StrictMode's double effects can never post the token twice.
@@ -14,7 +15,9 @@ window.addEventListener('pagehide', () => model.dispose());
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <ModelProvider model={model}>
-      <App />
+      <VoiceProvider store={model.voice}>
+        <App />
+      </VoiceProvider>
     </ModelProvider>
   </StrictMode>,
 );

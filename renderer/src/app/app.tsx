@@ -8,18 +8,22 @@ import { PluginsScreen } from '../features/plugins/plugins-screen.js';
 import { SettingsScreen } from '../features/settings/settings-screen.js';
 import { useConnection } from './model-context.js';
 import { Navigation, type Screen } from './navigation.js';
+import { NavigateContext } from './navigation-context.js';
+import { ErrorBoundary } from './error-boundary.js';
 
 export function App() {
   const [screen, setScreen] = useState<Screen>('chat');
   const unauthorized = useConnection((state) => connectionPhase(state) === 'unauthorized');
   return (
-    <div className="app">
-      <Navigation current={screen} onSelect={setScreen} />
-      <main className="content">
-        {unauthorized ? <UnauthorizedScreen /> : renderScreen(screen)}
-      </main>
-      <StatusBar />
-    </div>
+    <NavigateContext.Provider value={setScreen}>
+      <div className="app">
+        <Navigation current={screen} onSelect={setScreen} />
+        <main className="content">
+          <ErrorBoundary resetKey={screen}>{unauthorized ? <UnauthorizedScreen /> : renderScreen(screen)}</ErrorBoundary>
+        </main>
+        <StatusBar />
+      </div>
+    </NavigateContext.Provider>
   );
 }
 

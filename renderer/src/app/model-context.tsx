@@ -1,7 +1,12 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { useStore } from 'zustand';
+import type { AuditState } from '../features/audit/store.js';
 import type { ChatState } from '../features/chat/store.js';
+import type { ThreadState } from '../features/chat/thread-store.js';
 import type { ConnectionState } from '../features/connection/store.js';
+import type { ControlsState } from '../features/controls/store.js';
+import type { ProvidersState } from '../features/providers/store.js';
+import type { SettingsState } from '../features/settings/store.js';
 import type { AppModel } from './app-model.js';
 
 const ModelContext = createContext<AppModel | null>(null);
@@ -16,10 +21,25 @@ function useModel(): AppModel {
   return model;
 }
 
+// One hook per feature store. Selectors must return stable values (a field, a primitive), never a new object.
 export function useConnection<T>(selector: (state: ConnectionState) => T): T {
   return useStore(useModel().connection, selector);
 }
-
 export function useChat<T>(selector: (state: ChatState) => T): T {
   return useStore(useModel().chat, selector);
+}
+export function useThread<T>(selector: (state: ThreadState) => T): T {
+  return useStore(useModel().thread, selector);
+}
+export function useProviders<T>(selector: (state: ProvidersState) => T): T {
+  return useStore(useModel().providers, selector);
+}
+export function useControls<T>(selector: (state: ControlsState) => T): T {
+  return useStore(useModel().controls, selector);
+}
+export function useSettings<T>(selector: (state: SettingsState) => T): T {
+  return useStore(useModel().settings, selector);
+}
+export function useAudit<T>(selector: (state: AuditState) => T): T {
+  return useStore(useModel().audit, selector);
 }

@@ -6,7 +6,6 @@ import type { ApiClient } from '../../api/client.js';
 import { toWireError } from '../connection/store.js';
 
 export type Conversation = OutputOf<'conversations.create'>;
-export type Message = OutputOf<'conversations.get'>['messages'][number];
 
 export interface ChatState {
   conversations: Conversation[];
@@ -14,7 +13,6 @@ export interface ChatState {
   loading: boolean;
   creating: boolean;
   selectedId: string | null;
-  messages: Message[];
   error: WireError | null;
   load(): Promise<void>;
   create(title?: string): Promise<Conversation | undefined>;
@@ -29,14 +27,19 @@ function upsert(list: Conversation[], row: Conversation): Conversation[] {
   return [row, ...rest].sort((a, b) => b.updated_at.localeCompare(a.updated_at));
 }
 
-export function createChatStore(client: ApiClient): StoreApi<ChatState> {
+export interface ChatStoreOptions {
+  /** Opens the conversation's thread (thread-store); select() resolves when it is shown. */
+  onSelect?: (id: string | null) => Promise<void>;
+}
+
+/** The conversation list and which conversation is open; the open thread itself is thread-store.ts. */
+export function createChatStore(client: ApiClient, options: ChatStoreOptions = {}): StoreApi<ChatState> {
   return createStore<ChatState>()((set, get) => ({
     conversations: [],
     loaded: false,
     loading: false,
     creating: false,
     selectedId: null,
-    messages: [],
     error: null,
     async load() {
       set({ loading: true });
@@ -60,16 +63,17 @@ export function createChatStore(client: ApiClient): StoreApi<ChatState> {
       }
     },
     async select(id) {
-      set({ selectedId: id, messages: [] });
-      try {
-        const { conversation, messages } = await client.call('conversations.get', { id });
-        if (get().selectedId !== id) return; // the user moved on while this loaded
-        set({ conversations: upsert(get().conversations, conversation), messages });
-      } catch (error) {
-        set({ error: toWireError(error) });
-      }
+      set({ selectedId: id });
+      await options.onSelect?.(id);
     },
     applyEvent(event) {
+      if (event.type === 'chat.turn_queued') {
+        // A turn moves its conversation to the top; one started elsewhere (`fermix ask`) may be new to us.
+        const known = get().conversations.find((each) => each.id === event.stream);
+        if (!known) void get().load();
+        else set({ conversations: upsert(get().conversations, { ...known, updated_at: event.time }) });
+        return;
+      }
       if (event.type !== 'conversation.created' && event.type !== 'conversation.updated') return;
       const payload = event.payload as { id: string; title: string };
       const existing = get().conversations.find((each) => each.id === payload.id);

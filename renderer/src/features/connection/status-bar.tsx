@@ -1,4 +1,5 @@
 import { useConnection } from '../../app/model-context.js';
+import { ComputerUseStatus } from '../controls/computer-use-status.js';
 import { PHASE_LABELS } from './phase-labels.js';
 import { connectionPhase } from './store.js';
 
@@ -12,6 +13,7 @@ export function StatusBar() {
         <span className="status-dot" aria-hidden="true" />
         {PHASE_LABELS[phase]}
       </p>
+      {phase === 'connected' && <ComputerUseStatus />}
       <p className="status-daemon">
         {version ? <>Fermix daemon {version}</> : 'Daemon version unknown'}
         <span className="status-transport"> · {transport === 'ipc' ? 'in-app' : 'via HTTP'}</span>

@@ -1,40 +1,42 @@
-import { useConnection } from '../../app/model-context.js';
+import { useEffect } from 'react';
+import { ErrorNotice } from '../../app/error-notice.js';
+import { useProviders, useSettings } from '../../app/model-context.js';
+import { DaemonSection } from './daemon-section.js';
+import { PermissionsSection } from './permissions-section.js';
+import { ProvidersSection } from './providers-section.js';
+import { SandboxSection } from './sandbox-section.js';
+import { TranscriptionSection } from './transcription-section.js';
 
-/** Read-only facts about the running daemon; editable settings arrive with the settings API. */
+/** Settings: providers and model, permissions, sandbox, transcription, and facts about the daemon. */
 export function SettingsScreen() {
-  const status = useConnection((state) => state.status);
-  const refresh = useConnection((state) => state.refresh);
+  const load = useSettings((state) => state.load);
+  const loadProviders = useProviders((state) => state.load);
+  const error = useSettings((state) => state.error);
+  const message = useSettings((state) => state.message);
+  const dismiss = useSettings((state) => state.dismiss);
+  useEffect(() => {
+    void load();
+    void loadProviders();
+  }, [load, loadProviders]);
   return (
-    <section className="screen" aria-labelledby="settings-title">
+    <section className="screen settings-screen" aria-labelledby="settings-title">
       <h1 id="settings-title">Settings</h1>
-      <h2>This daemon</h2>
-      {status ? (
-        <dl className="facts">
-          <dt>Version</dt>
-          <dd>{status.version}</dd>
-          <dt>Process</dt>
-          <dd>pid {status.pid}, up {formatUptime(status.uptime_s)}</dd>
-          <dt>Home</dt>
-          <dd><code>{status.home}</code></dd>
-          <dt>Browser address</dt>
-          <dd>{status.http_url ? <code>{status.http_url}</code> : 'not serving HTTP'}</dd>
-          <dt>Control socket</dt>
-          <dd><code>{status.socket}</code></dd>
-        </dl>
-      ) : (
-        <p className="placeholder">Waiting for the daemon to answer…</p>
+      <nav className="settings-toc" aria-label="Settings sections">
+        <a href="#settings-providers">Providers</a> · <a href="#settings-permissions">Permissions</a> · <a href="#settings-sandbox">Sandbox</a> ·{' '}
+        <a href="#settings-transcription">Voice</a> · <a href="#settings-daemon">This daemon</a>
+      </nav>
+      {message && (
+        <p className="saved-message" role="status">
+          {message}{' '}
+          <button type="button" className="link-button" onClick={dismiss}>Dismiss</button>
+        </p>
       )}
-      <button type="button" onClick={() => void refresh()}>Refresh daemon status</button>
-      <p className="placeholder">
-        Editing providers, permissions and the sandbox from this screen arrives with the settings API; today they
-        live in <code>config.toml</code> in the home above.
-      </p>
+      {error && <ErrorNotice error={error} onDismiss={dismiss} />}
+      <ProvidersSection />
+      <PermissionsSection />
+      <SandboxSection />
+      <TranscriptionSection />
+      <DaemonSection />
     </section>
   );
-}
-
-function formatUptime(seconds: number): string {
-  if (seconds < 60) return `${seconds} s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
-  return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
 }

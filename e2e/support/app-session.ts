@@ -1,0 +1,75 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startDaemonProcess, tempHome, type DaemonProcess } from '../../test/support/daemon-process.js';
+import { requireRendererBuild } from './build-output.js';
+import { launchChromium } from './chromium.js';
+
+export interface AppSession {
+  home: string;
+  daemon: DaemonProcess;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** Page errors and console errors; an e2e spec expects none. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/** config.toml pointing the daemon at a scripted model server as its one (primary) provider. */
+export function providerConfig(baseUrlOpenAI: string, extra = ''): string {
+  return `[providers.local]\ntype = "openai-compatible"\nbase_url = "${baseUrlOpenAI}"\nmodel = "m"\nprimary = true\n${extra ? `\n${extra}\n` : ''}`;
+}
+
+/**
+ * A real `fermix daemon` in a fresh home (with the given config.toml, if any), Debian's Chromium, and the
+ * window signed in through the printed URL. Close it in afterAll: the daemon is stopped by its pid.
+ */
+export async function startAppSession(options: { config?: string; colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number } } = {}): Promise<AppSession> {
+  requireRendererBuild();
+  const home = tempHome('fermix-e2e-');
+  if (options.config) writeFileSync(join(home, 'config.toml'), options.config);
+  const daemon = await startDaemonProcess(home);
+  let browser: Browser | undefined;
+  try {
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: options.viewport ?? { width: 1200, height: 800 }, colorScheme: options.colorScheme ?? 'light', acceptDownloads: true });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+    });
+    await page.goto(daemon.url);
+    await page.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
+    const opened = browser;
+    return {
+      home,
+      daemon,
+      browser: opened,
+      context,
+      page,
+      errors,
+      async close() {
+        await opened.close();
+        process.kill(daemon.pid, 'SIGTERM');
+        await daemon.exited;
+      },
+    };
+  } catch (error) {
+    await browser?.close();
+    process.kill(daemon.pid, 'SIGTERM');
+    await daemon.exited;
+    throw error;
+  }
+}
+
+/** The message box of the open conversation. */
+export function messageBox(page: Page) {
+  return page.getByRole('textbox', { name: 'Message' });
+}
+
+export async function sendMessage(page: Page, text: string): Promise<void> {
+  await messageBox(page).fill(text);
+  await messageBox(page).press('Enter');
+}

@@ -1,0 +1,107 @@
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useThread } from '../../app/model-context.js';
+import { VoiceButton } from '../voice/voice-button.js';
+import { SLASH_COMMANDS } from './slash-commands.js';
+import { activeTurn } from './thread/thread-types.js';
+
+/**
+ * The message box: Enter sends, Shift+Enter starts a new line, Escape stops the running turn.
+ * A leading "/" is a command (/help lists them), "//" sends a message that starts with a slash.
+ */
+export function Composer({ conversationId, disabled, onOpenSettings }: { conversationId: string | null; disabled?: boolean; onOpenSettings?: () => void }) {
+  const submit = useThread((state) => state.submit);
+  const stop = useThread((state) => state.stop);
+  const sending = useThread((state) => state.sending);
+  const running = useThread((state) => activeTurn(state.thread) !== null);
+  const [text, setText] = useState('');
+  const box = useRef<HTMLTextAreaElement | null>(null);
+  const hintId = useId();
+
+  useEffect(() => {
+    box.current?.focus();
+  }, [conversationId]);
+
+  // Grow with the text up to about ten lines, then scroll.
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    element.style.height = 'auto';
+    element.style.height = `${Math.min(element.scrollHeight, 240)}px`;
+  }, [text]);
+
+  const send = () => {
+    const value = text.trim();
+    if (!value || disabled) return;
+    setText('');
+    void submit(value);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      send();
+    } else if (event.key === 'Escape' && running) {
+      event.preventDefault();
+      void stop();
+    }
+  };
+
+  const command = text.startsWith('/') && !text.startsWith('//') ? text.slice(1).split(/\s/)[0].toLowerCase() : null;
+  const matches = command === null ? [] : SLASH_COMMANDS.filter((each) => each.usage.slice(1).startsWith(command));
+
+  return (
+    <form
+      className="composer"
+      aria-label="Write a message"
+      onSubmit={(event) => {
+        event.preventDefault();
+        send();
+      }}
+    >
+      {matches.length > 0 && (
+        <ul className="command-hints" aria-label="Matching commands">
+          {matches.map((each) => (
+            <li key={each.usage}>
+              <code>{each.usage}</code> <span className="muted">{each.summary}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="composer-row">
+        <textarea
+          ref={box}
+          value={text}
+          rows={1}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={onKeyDown}
+          placeholder={disabled ? 'Choose a model first' : conversationId ? 'Message Fermix' : 'Message Fermix to start a new conversation'}
+          aria-label="Message"
+          aria-describedby={hintId}
+          disabled={disabled}
+        />
+        <VoiceButton
+          disabled={disabled}
+          onTranscript={(spoken, delivery) => {
+            if (delivery === 'send') void submit(spoken);
+            else {
+              setText((current) => (current ? `${current} ${spoken}` : spoken));
+              box.current?.focus();
+            }
+          }}
+          onOpenSettings={onOpenSettings}
+        />
+        {running ? (
+          <button type="button" className="danger" onClick={() => void stop()} aria-label="Stop the running turn (Escape)">
+            Stop
+          </button>
+        ) : null}
+        <button type="submit" className="primary" disabled={disabled || sending || !text.trim()} aria-label="Send message (Enter)">
+          Send
+        </button>
+      </div>
+      <p id={hintId} className="composer-hint muted small">
+        Enter sends · Shift+Enter new line · Esc stops · / for commands
+      </p>
+    </form>
+  );
+}

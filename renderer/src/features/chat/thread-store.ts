@@ -1,0 +1,296 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { EventEnvelope } from '../../../../main/api/events.js';
+import type { WireError } from '../../../../main/core/errors.js';
+import type { ApiClient } from '../../api/client.js';
+import { toWireError } from '../connection/store.js';
+import { messageText, parseSlashCommand, SLASH_COMMANDS, type SlashCommand } from './slash-commands.js';
+import { applyThreadEvent, approvalFromCard } from './thread/apply-event.js';
+import { buildThread, matchMessagesToTurns } from './thread/build-thread.js';
+import { activeTurn, type StoredMessage, type Thread, type ThreadItem, type TurnSummary } from './thread/thread-types.js';
+
+export interface ThreadDeps {
+  client: ApiClient;
+  /** `/new` and a first message with no conversation open: create one, select it, wait until it is open. */
+  createConversation(title?: string): Promise<string | undefined>;
+  pauseComputer(): Promise<string>;
+  resumeComputer(): Promise<string>;
+}
+
+export interface ThreadState {
+  /** The conversation being shown (set at once when one is picked, before its rows have loaded). */
+  conversationId: string | null;
+  /** The open conversation's rows; null when none is open or it is still loading. */
+  thread: Thread | null;
+  loading: boolean;
+  loadError: WireError | null;
+  sending: boolean;
+  /** What slash commands said while no conversation was open (shown in its place). */
+  notices: ThreadItem[];
+  open(conversationId: string | null): Promise<void>;
+  reload(): Promise<void>;
+  applyEvent(event: EventEnvelope): void;
+  /** A message, or a slash command (handled here, never sent to the model). */
+  submit(input: string): Promise<void>;
+  stop(): Promise<void>;
+  answerApproval(approvalId: string, answer: 'once' | 'always' | 'deny'): Promise<void>;
+  answerDirectory(token: string, decision: 'confirm' | 'deny'): Promise<void>;
+}
+
+type Item<K extends ThreadItem['kind']> = Extract<ThreadItem, { kind: K }>;
+
+/** Turns read when a conversation opens (fast), then all the API gives (chat.turns' maximum). */
+const RECENT_TURNS = 40;
+const ALL_TURNS = 500;
+/** Messages read when a conversation opens; a longer conversation shows its newest ones. */
+const HISTORY_LIMIT = 5000;
+
+function titleFrom(message: string): string {
+  const line = message.trim().split('\n')[0] ?? '';
+  return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'New conversation';
+}
+
+export function createThreadStore(deps: ThreadDeps): StoreApi<ThreadState> {
+  const { client } = deps;
+  let loadToken = 0;
+  /** The load in flight, so a message typed meanwhile waits for it instead of starting a conversation. */
+  let opening: Promise<void> = Promise.resolve();
+  /** Events that arrive while a conversation loads, applied once its snapshot is in. */
+  let buffered: EventEnvelope[] | null = null;
+  let localCounter = 0;
+  let enrichTimer: ReturnType<typeof setTimeout> | undefined;
+  let textTimer: ReturnType<typeof setTimeout> | undefined;
+
+  return createStore<ThreadState>()((set, get) => {
+    const update = (change: (thread: Thread) => Thread) => {
+      const thread = get().thread;
+      if (thread) set({ thread: change(thread) });
+    };
+    const mapItems = (change: (item: ThreadItem) => ThreadItem) => update((thread) => ({ ...thread, items: thread.items.map(change) }));
+    const notice = (text: string, error: WireError | null = null) => {
+      const item: ThreadItem = { kind: 'notice', key: `n:${++localCounter}`, text, error };
+      if (get().thread) update((thread) => ({ ...thread, items: [...thread.items, item] }));
+      else set({ notices: [...get().notices, item] });
+    };
+
+    /** approval.requested names no rule; approvals.list has the card with `always_covers`. */
+    const enrichApprovals = () => {
+      clearTimeout(enrichTimer);
+      enrichTimer = setTimeout(async () => {
+        try {
+          const { pending } = await client.call('approvals.list');
+          mapItems((item) => {
+            if (item.kind !== 'approval' || item.alwaysCovers) return item;
+            const card = pending.find((each) => each.id === item.approvalId);
+            return card ? { ...approvalFromCard(card, item), key: item.key, state: item.state, turnId: item.turnId, callId: item.callId } : item;
+          });
+        } catch {
+          // The card still works without the detail; the next event tries again.
+        }
+      }, 50);
+    };
+
+    /** Messages with their turn ids (chat.history), or without them from a daemon that lacks it. */
+    const readMessages = async (conversationId: string): Promise<StoredMessage[]> => {
+      try {
+        return (await client.call('chat.history', { conversation_id: conversationId, limit: HISTORY_LIMIT })).messages;
+      } catch (error) {
+        const code = toWireError(error).code;
+        if (code !== 'not_implemented' && code !== 'method_not_found') throw error;
+        return (await client.call('conversations.get', { id: conversationId })).messages;
+      }
+    };
+
+    /** A turn sent from elsewhere (the CLI, another window): its message is read once the turn has written it. */
+    const fillUserTexts = () => {
+      clearTimeout(textTimer);
+      textTimer = setTimeout(async () => {
+        const thread = get().thread;
+        if (!thread || !thread.items.some((item) => item.kind === 'user' && item.text === null && thread.turns[item.turnId ?? ''] !== 'queued')) return;
+        try {
+          const [messages, { turns }] = await Promise.all([readMessages(thread.conversationId), client.call('chat.turns', { conversation_id: thread.conversationId, limit: 50 })]);
+          const matched = matchMessagesToTurns(messages, turns);
+          const texts = new Map([...matched].map(([id, turn]) => [turn.turn_id, messages.find((message) => message.id === id)!.content]));
+          mapItems((item) => (item.kind === 'user' && item.text === null && item.turnId && texts.has(item.turnId) ? { ...item, text: texts.get(item.turnId)! } : item));
+        } catch {
+          // Shown as "(sent from elsewhere)" until the next reload.
+        }
+      }, 100);
+    };
+
+    const load = async (conversationId: string | null): Promise<void> => {
+      const token = ++loadToken;
+      if (conversationId === null) {
+        buffered = null;
+        set({ conversationId: null, thread: null, loading: false, loadError: null });
+        return;
+      }
+      buffered = [];
+      set({ conversationId, loading: true, loadError: null, notices: [], thread: get().thread?.conversationId === conversationId ? get().thread : null });
+      try {
+        const [{ turns }, messages, { pending: approvals }, { pending: directories }] = await Promise.all([
+          client.call('chat.turns', { conversation_id: conversationId, limit: RECENT_TURNS }),
+          readMessages(conversationId),
+          client.call('approvals.list'),
+          client.call('directory_access.pending', { conversation_id: conversationId }),
+        ]);
+        // Read last: everything that happened while the rest loaded is in it.
+        const replay = await client.call('events.replay', { stream: conversationId, after_seq: 0 });
+        if (token !== loadToken) return;
+        let thread = buildThread({ conversationId, messages, turns, approvals, directories, replay });
+        for (const event of buffered ?? []) thread = applyThreadEvent(thread, event);
+        buffered = null;
+        set({ thread, loading: false });
+        fillUserTexts();
+        if (turns.length === RECENT_TURNS) void addOlderTurns(conversationId, messages, new Set(turns.map((turn) => turn.turn_id)), token);
+      } catch (error) {
+        if (token !== loadToken) return;
+        buffered = null;
+        set({ loading: false, loadError: toWireError(error) });
+      }
+    };
+
+    /**
+     * A long conversation opens with its recent turns; the older ones (tool cards, tokens and cost) follow.
+     * Finished turns never change, so the part above the first recent turn is swapped in whole.
+     */
+    const addOlderTurns = async (conversationId: string, messages: StoredMessage[], recent: Set<string>, token: number) => {
+      let turns: TurnSummary[];
+      try {
+        ({ turns } = await client.call('chat.turns', { conversation_id: conversationId, limit: ALL_TURNS }));
+      } catch {
+        return; // the older part stays plain text
+      }
+      const current = get().thread;
+      if (token !== loadToken || !current || current.conversationId !== conversationId) return;
+      const older = buildThread({ conversationId, messages, turns, approvals: [], directories: [], replay: { events: [], latest_seq: 0, complete: true } });
+      // The first message of the recent turns: everything above it is older history.
+      const anchor = current.items.findIndex((item) => item.kind === 'user' && item.turnId !== null && recent.has(item.turnId));
+      if (anchor <= 0) return;
+      const end = older.items.findIndex((item) => item.key === current.items[anchor].key);
+      if (end === -1) return;
+      set({ thread: { ...current, items: [...older.items.slice(0, end), ...current.items.slice(anchor)], turns: { ...older.turns, ...current.turns } } });
+    };
+
+    const runCommand = async (command: SlashCommand) => {
+      try {
+        switch (command.name) {
+          case 'stop':
+            return await get().stop();
+          case 'pause':
+            return notice(await deps.pauseComputer());
+          case 'resume':
+            return notice(await deps.resumeComputer());
+          case 'new':
+            await deps.createConversation(command.title);
+            return;
+          case 'confirm':
+          case 'deny':
+            return await get().answerDirectory(command.token, command.name);
+          case 'help':
+            return notice(SLASH_COMMANDS.map((each) => `${each.usage} — ${each.summary}`).join('\n'));
+          case 'invalid':
+            return notice(command.message, { code: 'unknown_command', message: command.message, hint: command.hint });
+        }
+      } catch (error) {
+        notice(`/${command.name} did not work.`, toWireError(error));
+      }
+    };
+
+    return {
+      conversationId: null,
+      thread: null,
+      loading: false,
+      loadError: null,
+      sending: false,
+      notices: [],
+
+      open(conversationId) {
+        opening = load(conversationId);
+        return opening;
+      },
+
+      async reload() {
+        const current = get().thread?.conversationId;
+        if (current) await get().open(current);
+      },
+
+      applyEvent(event) {
+        if (buffered) {
+          buffered.push(event);
+          return;
+        }
+        const before = get().thread;
+        if (!before) return;
+        const after = applyThreadEvent(before, event);
+        if (after === before) return;
+        set({ thread: after });
+        if (event.stream !== before.conversationId) return;
+        if (event.type === 'approval.requested') enrichApprovals();
+        if (event.type === 'chat.turn_started') fillUserTexts();
+      },
+
+      async submit(input) {
+        const command = parseSlashCommand(input);
+        if (command) return runCommand(command);
+        const text = messageText(input);
+        if (!text) return;
+        set({ sending: true });
+        try {
+          let conversationId: string | null | undefined = get().conversationId;
+          if (!conversationId) conversationId = await deps.createConversation(titleFrom(text));
+          await opening;
+          if (!conversationId || get().thread?.conversationId !== conversationId) return;
+          const key = `local:${++localCounter}`;
+          update((thread) => ({ ...thread, items: [...thread.items, { kind: 'user', key, turnId: null, text, time: new Date().toISOString(), reaction: null, pending: true, failed: null }] }));
+          try {
+            const sent = await client.call('chat.send', { message: text, conversation_id: conversationId });
+            mapItems((item) => (item.key === key && item.kind === 'user' && item.turnId === null ? { ...item, turnId: sent.turn_id, pending: false } : item));
+            update((thread) => (thread.turns[sent.turn_id] ? thread : { ...thread, turns: { ...thread.turns, [sent.turn_id]: 'queued' } }));
+          } catch (error) {
+            mapItems((item) => (item.key === key && item.kind === 'user' ? { ...item, pending: false, failed: toWireError(error) } : item));
+          }
+        } finally {
+          set({ sending: false });
+        }
+      },
+
+      async stop() {
+        const thread = get().thread;
+        if (!thread || !activeTurn(thread)) {
+          notice('Nothing is running in this conversation.');
+          return;
+        }
+        try {
+          await client.call('chat.stop', { conversation_id: thread.conversationId });
+        } catch (error) {
+          notice('Stopping did not work.', toWireError(error));
+        }
+      },
+
+      async answerApproval(approvalId, answer) {
+        const set_ = (change: (item: Item<'approval'>) => Item<'approval'>) => mapItems((item) => (item.kind === 'approval' && item.approvalId === approvalId ? change(item) : item));
+        set_((item) => ({ ...item, state: 'answering', error: null }));
+        try {
+          await client.call('approvals.answer', { id: approvalId, answer });
+          set_((item) => (item.state === 'answering' ? { ...item, state: answer } : item));
+        } catch (error) {
+          set_((item) => ({ ...item, state: 'pending', error: toWireError(error) }));
+        }
+      },
+
+      async answerDirectory(token, decision) {
+        const set_ = (change: (item: Item<'directory'>) => Item<'directory'>) => mapItems((item) => (item.kind === 'directory' && item.token === token ? change(item) : item));
+        const known = get().thread?.items.some((item) => item.kind === 'directory' && item.token === token);
+        set_((item) => ({ ...item, state: 'answering', error: null }));
+        try {
+          const { outcome } = await client.call('directory_access.answer', { token, decision, conversation_id: get().thread?.conversationId });
+          set_((item) => ({ ...item, state: outcome }));
+          if (!known) notice(outcome === 'granted' ? `Folder request ${token} approved.` : outcome === 'denied' ? `Folder request ${token} denied.` : `Folder request ${token} had expired.`);
+        } catch (error) {
+          set_((item) => ({ ...item, state: 'pending', error: toWireError(error) }));
+          if (!known) notice(`/${decision} ${token} did not work.`, toWireError(error));
+        }
+      },
+    };
+  });
+}

@@ -1,0 +1,103 @@
+import type { OutputOf } from '../../../../../main/api/contract.js';
+import type { WireError } from '../../../../../main/core/errors.js';
+
+export type TurnSummary = OutputOf<'chat.turns'>['turns'][number];
+/** A stored message; `turn_id` is known from chat.history, absent from the older conversations.get. */
+export type StoredMessage = Omit<OutputOf<'chat.history'>['messages'][number], 'turn_id'> & { turn_id?: string | null };
+export type PendingApproval = OutputOf<'approvals.list'>['pending'][number];
+export type PendingDirectory = OutputOf<'directory_access.pending'>['pending'][number];
+export type TurnStatus = TurnSummary['status'];
+export type ToolStatus = TurnSummary['tool_calls'][number]['status'];
+
+export const FINISHED: ReadonlySet<TurnStatus> = new Set(['completed', 'partial', 'failed', 'stopped', 'interrupted']);
+
+export interface ToolImage {
+  mime_type: string;
+  base64: string;
+}
+
+export interface AlwaysCovers {
+  permission: string;
+  pattern?: string;
+  action: string;
+  source: string;
+}
+
+export type ApprovalState = 'pending' | 'answering' | 'once' | 'always' | 'deny' | 'cancelled';
+export type DirectoryState = 'pending' | 'answering' | 'granted' | 'denied' | 'expired';
+
+/** One row of the conversation. `key` is stable for the row's life (the list measures rows by it). */
+export type ThreadItem =
+  /** `text` null: a turn sent from elsewhere whose message is still being fetched, or one still queued. */
+  | { kind: 'user'; key: string; turnId: string | null; text: string | null; time: string; reaction: string | null; pending: boolean; failed: WireError | null }
+  | { kind: 'assistant'; key: string; turnId: string; text: string; streaming: boolean }
+  | {
+      kind: 'tool';
+      key: string;
+      turnId: string;
+      callId: string;
+      name: string;
+      requestedName: string;
+      args: unknown;
+      status: ToolStatus;
+      errorCode: string | null;
+      preview: string | null;
+      durationMs: number | null;
+      images: ToolImage[];
+      startedAt: number | null;
+    }
+  | {
+      kind: 'approval';
+      key: string;
+      turnId: string | null;
+      approvalId: string;
+      callId: string | null;
+      capability: string;
+      reason: string;
+      args: unknown;
+      alwaysCovers: AlwaysCovers | null;
+      state: ApprovalState;
+      error: WireError | null;
+    }
+  | { kind: 'directory'; key: string; token: string; path: string; reason: string; message: string; expiresAt: string; state: DirectoryState; error: WireError | null }
+  | { kind: 'attachment'; key: string; turnId: string | null; id: string; filename: string; mimeType: string; fileKind: string; bytes: number; caption: string | null }
+  | { kind: 'warning'; key: string; turnId: string; code: string; message: string }
+  | {
+      kind: 'turn-end';
+      key: string;
+      turnId: string;
+      status: TurnStatus;
+      usage: { input_tokens: number; output_tokens: number };
+      costUsd: number | null;
+      provider: string | null;
+      model: string | null;
+      error: WireError | null;
+      stopReason: string | null;
+    }
+  /** What a slash command did, said in the thread (e.g. "Computer use paused"). */
+  | { kind: 'notice'; key: string; text: string; error: WireError | null };
+
+export type ThreadItemKind = ThreadItem['kind'];
+
+export interface Thread {
+  conversationId: string;
+  items: ThreadItem[];
+  /** Status of every turn the window knows about. */
+  turns: Record<string, TurnStatus>;
+  /** Events of this stream up to here are already in `items`. */
+  appliedSeq: number;
+}
+
+export function emptyThread(conversationId: string, appliedSeq = 0): Thread {
+  return { conversationId, items: [], turns: {}, appliedSeq };
+}
+
+/** The turn a Stop button stops: the newest one still queued, running or waiting. */
+export function activeTurn(thread: Thread | null): { turnId: string; status: TurnStatus } | null {
+  if (!thread) return null;
+  let found: { turnId: string; status: TurnStatus } | null = null;
+  for (const [turnId, status] of Object.entries(thread.turns)) {
+    if (!FINISHED.has(status)) found = { turnId, status };
+  }
+  return found;
+}
