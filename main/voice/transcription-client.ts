@@ -119,7 +119,8 @@ export function createTranscriptionClient(deps: TranscriptionDeps): Transcriptio
 
       const form = new FormData();
       const mime = input.mimeType.split(';')[0].trim().toLowerCase();
-      form.set('file', new Blob([input.audio], { type: mime }), uploadFileName(input.audio, mime));
+      // A copy into a plain ArrayBuffer: the DOM typings (Electron build) refuse a possibly shared buffer.
+      form.set('file', new Blob([new Uint8Array(input.audio)], { type: mime }), uploadFileName(input.audio, mime));
       form.set('model', resolved.model);
       form.set('response_format', 'json');
 
