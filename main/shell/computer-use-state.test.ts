@@ -23,3 +23,20 @@ describe('computer-use tray state', () => {
     expect(seen).toEqual([false]);
   });
 });
+
+describe('computer use state backed by the daemon switch', () => {
+  it('reads and writes through the shared switch, so the tray and the window agree', async () => {
+    const { createComputerUseControl } = await import('../daemon/computer-handlers.js');
+    const control = createComputerUseControl(false);
+    const state = createComputerUseState({ enabled: true, control });
+    let renders = 0;
+    state.onChange(() => (renders += 1));
+    state.toggle();
+    expect(control.paused).toBe(true);
+    expect(state.label()).toBe('Computer use: paused');
+    control.setPaused(false); // e.g. /resume in the window
+    expect(state.paused).toBe(false);
+    expect(state.toggleLabel()).toBe('Pause computer use');
+    expect(renders).toBe(2);
+  });
+});

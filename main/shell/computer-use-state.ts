@@ -1,6 +1,6 @@
 // The tray's Pause / Resume computer use switch. Pure, so the label logic is tested without Electron.
-// The pause lives here, in the shell, until the computer-use module exists in the daemon; then this holder
-// should mirror the daemon's state (a `computer.pause` API method) instead of owning it.
+// With `control` (the daemon's switch, RunningDaemon.computerUse) the tray, the window and /pause share
+// one state; without it (tests) the holder keeps its own.
 
 export interface ComputerUseState {
   readonly paused: boolean;
@@ -14,23 +14,38 @@ export interface ComputerUseState {
   onChange(listener: () => void): () => void;
 }
 
-export function createComputerUseState(options: { enabled: boolean; paused?: boolean }): ComputerUseState {
-  let paused = options.paused ?? false;
+export interface PauseSwitch {
+  readonly paused: boolean;
+  setPaused(paused: boolean): boolean;
+  onChange(listener: (paused: boolean) => void): () => void;
+}
+
+export function createComputerUseState(options: { enabled: boolean; paused?: boolean; control?: PauseSwitch }): ComputerUseState {
+  let ownPaused = options.paused ?? false;
   const listeners = new Set<() => void>();
+  const control = options.control;
+  control?.onChange(() => {
+    for (const listener of listeners) listener();
+  });
+  const isPaused = () => (control ? control.paused : ownPaused);
   return {
     get paused() {
-      return paused;
+      return isPaused();
     },
     enabled: options.enabled,
     label() {
       // Say "not enabled" rather than implying the agent can drive the desktop when config has it off.
-      return `Computer use: ${paused ? 'paused' : 'active'}${options.enabled ? '' : ' (not enabled)'}`;
+      return `Computer use: ${isPaused() ? 'paused' : 'active'}${options.enabled ? '' : ' (not enabled)'}`;
     },
     toggleLabel() {
-      return paused ? 'Resume computer use' : 'Pause computer use';
+      return isPaused() ? 'Resume computer use' : 'Pause computer use';
     },
     toggle() {
-      paused = !paused;
+      if (control) {
+        control.setPaused(!control.paused); // listeners run through control.onChange
+        return;
+      }
+      ownPaused = !ownPaused;
       for (const listener of listeners) listener();
     },
     onChange(listener) {

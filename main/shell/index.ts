@@ -76,7 +76,7 @@ async function run(): Promise<void> {
   const pushToTalk = registerPushToTalk({ accelerator: process.env.FERMIX_PUSH_TO_TALK, send: ipc.broadcast });
   if (pushToTalk.problem) console.warn(pushToTalk.problem);
 
-  const computerUse = createComputerUseState({ enabled: daemon.config.fermix_core.computer_use.enabled });
+  const computerUse = createComputerUseState({ enabled: daemon.config.fermix_core.computer_use.enabled, control: daemon.computerUse });
   const trayIcon = join(paths.resources, process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png');
   const tray = createTray({ iconPath: trayIcon, state: computerUse, onOpen: showWindow, onQuit: () => app.quit() });
 
