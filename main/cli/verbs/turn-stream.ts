@@ -6,7 +6,9 @@
  */
 import { callDaemon } from '../control-client.js';
 import type { CliIo } from '../output.js';
-import { isFermixError, type WireError } from '../../core/errors.js';
+import type { z } from 'zod';
+import { isFermixError } from '../../core/errors.js';
+import type { turnSummarySchema } from '../../api/methods/chat.js';
 
 export interface TerminalIo {
   /** Raw stdout, no newline added (streamed text). */
@@ -16,19 +18,8 @@ export interface TerminalIo {
   onInterrupt(handler: () => void): () => void;
 }
 
-export interface TurnResult {
-  turn_id: string;
-  conversation_id: string;
-  status: string;
-  text: string;
-  stop_reason: string | null;
-  error: WireError | null;
-  provider: string | null;
-  model: string | null;
-  iterations: number;
-  usage: { input_tokens: number; output_tokens: number };
-  cost_usd: number | null;
-}
+/** A finished turn as the daemon reports it (the chat API's turn summary). */
+export type TurnResult = z.infer<typeof turnSummarySchema>;
 
 interface Envelope {
   seq: number;
