@@ -62,6 +62,52 @@ describe('computer use enabled', () => {
   });
 });
 
+describe('pausing the running turn', () => {
+  let app: AppSession;
+  beforeAll(async () => {
+    app = await startAppSession({ config: providerConfig(server.baseUrlOpenAI) });
+  });
+  afterAll(() => app?.close());
+
+  it('holds the turn after the step under way, sends nothing to the model while paused, and goes on after resume', { timeout: 90_000 }, async () => {
+    const { page } = app;
+    const toolbar = page.getByRole('toolbar', { name: 'Controls' });
+    const completions = () => server.requests.filter((request) => request.vendor !== 'other').length;
+    // Step 1 streams slowly and ends with a tool call; step 2 answers with the tool's result in hand.
+    server.setScript([
+      { text: 'Let me read the docs for content_search first.', chunks: 12, delayMs: 200, toolCalls: [{ name: 'tool_help', arguments: { name: 'content_search' } }] },
+      { text: 'content_search finds text in files under your roots.' },
+    ]);
+    await sendMessage(page, 'what does content_search do?');
+    await page.locator('article.message-assistant[aria-busy="true"]').getByText(/Let me/).waitFor({ timeout: 15_000 });
+    await toolbar.getByRole('button', { name: 'Pause the running turn' }).click();
+    // The reply under way is never cut: it finishes, then the turn holds before the tool call.
+    await toolbar.getByText('Pausing after this step…').waitFor({ timeout: 5_000 });
+    await toolbar.getByText('Paused', { exact: true }).waitFor({ timeout: 15_000 });
+    await page.getByText('Let me read the docs for content_search first.').waitFor();
+    const whilePaused = completions();
+    await page.waitForTimeout(1_000);
+    expect(completions()).toBe(whilePaused);
+    expect(await page.locator('section.tool-card').count()).toBe(0);
+    const [newest] = (await apiCall(app.daemon, 'conversations.list')).body.result.conversations;
+    const turns = (await apiCall(app.daemon, 'chat.turns', { conversation_id: newest.id })).body.result.turns;
+    expect(turns.at(-1)).toMatchObject({ status: 'running', hold: 'paused' });
+    await saveScreenshot(page, 'controls-turn-paused');
+
+    await sendMessage(page, '/resume turn');
+    await page.getByRole('status').filter({ hasText: 'Turn resumed.' }).waitFor({ timeout: 10_000 });
+    await page.getByText('content_search finds text in files under your roots.').waitFor({ timeout: 15_000 });
+    await toolbar.getByText('Idle').waitFor({ timeout: 10_000 });
+    expect(completions()).toBe(whilePaused + 1);
+
+    // With nothing running, the command says so instead of pretending.
+    await sendMessage(page, '/pause turn');
+    await page.getByRole('status').filter({ hasText: 'Nothing is running in this conversation to pause.' }).waitFor();
+    await saveScreenshot(page, 'controls-turn-resumed');
+    expect(app.errors).toEqual([]);
+  });
+});
+
 describe('computer use not enabled', () => {
   let app: AppSession;
   beforeAll(async () => {

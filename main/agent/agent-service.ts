@@ -18,6 +18,7 @@ import { systemSecrets, type SecretReader } from './providers/secrets.js';
 import { createRequestBuilder } from './request-builder.js';
 import { loadAiSdk } from './ai-runtime.js';
 import type { PluginStatus, SkillSummary } from './runtime-prompt.js';
+import { createTurnHold, type HoldState, type TurnHold } from './turn-hold.js';
 import { createTurnQueue } from './turn-queue.js';
 
 export interface AgentLogger {
@@ -75,6 +76,15 @@ export interface TurnSummary {
   iterations: number;
   usage: { input_tokens: number; output_tokens: number };
   cost_usd: number | null;
+  /** Pause state of an unfinished turn's conversation (turn-hold.ts); null once finished. */
+  hold: HoldState | null;
+}
+
+export interface HoldResult {
+  /** The turn the pause applies to first (the running one, else the next queued); null when nothing runs. */
+  turn_id: string | null;
+  state: HoldState;
+  changed: boolean;
 }
 
 interface ActiveTurn {
@@ -112,6 +122,8 @@ export function createAgentService(deps: AgentServiceDeps) {
   /** turn id → controller of every queued or running turn, for /stop and shutdown. */
   const controllers = new Map<string, { conversationId: string; controller: AbortController }>();
   const waiters = new Map<string, ((summary: TurnSummary) => void)[]>();
+  /** conversation id → its pause switch, while it has turns to run (turn-hold.ts). */
+  const holds = new Map<string, TurnHold>();
   let shuttingDown = false;
 
   // AI SDK warnings go to the console by default; the daemon's console is not a log.
@@ -147,7 +159,28 @@ export function createAgentService(deps: AgentServiceDeps) {
       iterations: row.iterations,
       usage: { input_tokens: row.input_tokens, output_tokens: row.output_tokens },
       cost_usd: row.cost_usd,
+      hold: FINISHED_STATUSES.has(row.status) ? null : (holds.get(row.conversation_id)?.state() ?? 'running'),
     };
+  }
+
+  /** The turn a pause is about: the conversation's running turn, else its oldest queued one. */
+  function currentTurnOf(conversationId: string): string | null {
+    const runningTurn = running.get(conversationId);
+    if (runningTurn) return runningTurn.turnId;
+    for (const [turnId, entry] of controllers) if (entry.conversationId === conversationId && !entry.controller.signal.aborted) return turnId;
+    return null;
+  }
+
+  function holdFor(conversationId: string): TurnHold {
+    let hold = holds.get(conversationId);
+    if (!hold) {
+      hold = createTurnHold((state) => {
+        const turnId = currentTurnOf(conversationId);
+        if (turnId) createTurnEmitter(deps.events, conversationId, turnId, () => {}).emit('chat.turn_hold', { turn_id: turnId, conversation_id: conversationId, state });
+      });
+      holds.set(conversationId, hold);
+    }
+    return hold;
   }
 
   function lastAnswer(turnId: string, conversationId: string): string {
@@ -194,6 +227,7 @@ export function createAgentService(deps: AgentServiceDeps) {
           prepare: () => requests.prepare(conversationId, turn.options.trust),
           retry,
           maxIterations: deps.maxIterations ?? ITERATION_CAPS[turn.options.kind],
+          checkpoint: () => holds.get(conversationId)?.checkpoint(entry.controller.signal) ?? Promise.resolve(),
           setCurrentCall: (callId) => {
             active.currentCall = callId;
           },
@@ -209,6 +243,8 @@ export function createAgentService(deps: AgentServiceDeps) {
     } finally {
       running.delete(conversationId);
       controllers.delete(turnId);
+      // A pause lapses when the conversation has nothing left to run (turn-hold.ts).
+      if (![...controllers.values()].some((other) => other.conversationId === conversationId)) holds.delete(conversationId);
     }
     if (outcome.leftParked) {
       logger.info('turn left parked for the next start', { turn_id: turnId });
@@ -273,6 +309,22 @@ export function createAgentService(deps: AgentServiceDeps) {
         stopped += 1;
       }
       return stopped;
+    },
+    /** Pause: the running turn holds before its next model or tool call; queued turns wait too. */
+    pauseTurn(conversationId: string): HoldResult {
+      const turnId = currentTurnOf(conversationId);
+      if (!turnId) return { turn_id: null, state: 'running', changed: false };
+      const hold = holdFor(conversationId);
+      const changed = hold.pause();
+      return { turn_id: turnId, state: hold.state(), changed };
+    },
+    resumeTurn(conversationId: string): HoldResult {
+      const hold = holds.get(conversationId);
+      const changed = hold?.resume() ?? false;
+      return { turn_id: currentTurnOf(conversationId), state: hold?.state() ?? 'running', changed };
+    },
+    holdState(conversationId: string): HoldState {
+      return holds.get(conversationId)?.state() ?? 'running';
     },
     /** Waits for a turn; resolves immediately with its summary when it is already finished. */
     wait(turnId: string): Promise<TurnSummary> {

@@ -6,7 +6,7 @@ import type { CallContext, Handlers } from '../api/dispatcher.js';
 import type { AgentService } from './agent-service.js';
 import type { EventSink } from './loop/turn-events.js';
 
-export type ChatMethodName = 'chat.send' | 'chat.stop' | 'chat.turn' | 'chat.turns' | 'providers.list' | 'providers.models';
+export type ChatMethodName = 'chat.send' | 'chat.stop' | 'chat.pause' | 'chat.resume' | 'chat.turn' | 'chat.turns' | 'providers.list' | 'providers.models';
 
 export function createChatHandlers(agent: AgentService, options: { events: EventSink }): Pick<Handlers, ChatMethodName> {
   const latestSeq = (stream: string) => options.events.replay?.(stream, Number.MAX_SAFE_INTEGER).latest_seq ?? 0;
@@ -28,6 +28,8 @@ export function createChatHandlers(agent: AgentService, options: { events: Event
       return { conversation_id: queued.conversation_id, turn_id: queued.turn_id, position: queued.position, events_after_seq: after, turn };
     },
     'chat.stop': (input) => ({ stopped: agent.stop(input.conversation_id) }),
+    'chat.pause': (input) => agent.pauseTurn(input.conversation_id),
+    'chat.resume': (input) => agent.resumeTurn(input.conversation_id),
     'chat.turn': async (input) => (input.wait ? agent.wait(input.turn_id) : agent.turn(input.turn_id)),
     'chat.turns': (input) => ({
       turns: agent.store.listTurns(input.conversation_id, input.limit).map((row) => ({

@@ -5,7 +5,7 @@ import { lastMessageIsToolResult, startModelServer, toolNamesOf, toolResultsOf, 
 import { DEFERRAL_BRIDGES } from '../tools/index.js';
 import type { Capability } from '../core/capabilities/index.js';
 import { parseConfigSource } from '../config/config-file.js';
-import { createHarness, providerConfig, testTool, type Harness } from './test-harness.js';
+import { createHarness, providerConfig, testTool, type Harness, waitUntil } from './test-harness.js';
 
 let server: ModelServer;
 let harness: Harness | undefined;
@@ -190,11 +190,3 @@ describe('the ## Plugins section', () => {
     expect(system).toMatch(/Today is \w+day, \d{4}-\d{2}-\d{2}/);
   });
 });
-
-async function waitUntil(predicate: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for the condition');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

@@ -2,7 +2,7 @@
 // (real HTTP, real OpenAI / Anthropic streaming wire formats); tools run through the real invoker.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { lastMessageIsToolResult, messagesOf, startModelServer, toolNamesOf, toolResultsOf, toolRoundTrip, type ModelServer } from '../../test/fixtures/model-server/index.js';
-import { createHarness, providerConfig, testTool, type Harness } from './test-harness.js';
+import { createHarness, providerConfig, testTool, type Harness, waitUntil } from './test-harness.js';
 
 let server: ModelServer;
 let harness: Harness | undefined;
@@ -271,11 +271,3 @@ describe('queueing and history', () => {
     expect(harness.audit.filter((r) => r.capability === 'delete_note')).toMatchObject([{ decision: 'deny' }]);
   });
 });
-
-async function waitUntil(predicate: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for the condition');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

@@ -151,3 +151,12 @@ export function testTool(name: string, fields: Partial<Capability> & { run?: Cap
     metadata: { category: 'file', ...rest.metadata },
   };
 }
+
+/** Polls until the predicate holds (events arrive asynchronously); fails after timeoutMs. */
+export async function waitUntil(predicate: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the condition');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -30,6 +30,8 @@ export const chatEventSchemas = {
   /** The gate answered `ask`: the turn waits for approval `approval_id` (answer it through the approvals API). */
   'chat.parked': z.object({ turn_id: z.string(), call_id: z.string(), approval_id: z.string(), capability: z.string(), reason: z.string(), card: z.unknown() }),
   'chat.resumed': z.object({ turn_id: z.string(), approval_id: z.string(), answer: z.string() }),
+  /** chat.pause / chat.resume: `pausing` until the step under way finishes, `paused` while held, `running` again on resume. */
+  'chat.turn_hold': z.object({ turn_id: z.string(), conversation_id: z.string(), state: z.enum(['running', 'pausing', 'paused']) }),
   /** Loop warnings, provider fallbacks, history repairs. */
   'chat.warning': z.object({ turn_id: z.string(), code: z.string(), message: z.string() }),
   'chat.turn_finished': z.object({

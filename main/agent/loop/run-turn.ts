@@ -41,6 +41,8 @@ export interface RunTurnInput {
   maxIterations: number;
   setCurrentCall(callId: string | null): void;
   onHistoryRepair(message: string): void;
+  /** The pause hold point (turn-hold.ts): called before every model call and every tool call. */
+  checkpoint?(): Promise<void>;
 }
 
 export interface TurnOutcome {
@@ -79,6 +81,7 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   let firstCall = iterations === 0 || chosen === undefined;
   let lastText = '';
   let streamed = '';
+  const checkpoint = input.checkpoint ?? (async () => {});
 
   const persistPartial = () => {
     if (streamed) store.appendMessage(conversationId, turn.id, { role: 'assistant', text: streamed, toolCalls: [], partial: true });
@@ -98,6 +101,7 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
     };
     const ctx: DispatchContext = { turnId: turn.id, conversationId, store, invoker: input.invoker, invokeContext, detector, emitter: input.emitter, signal: input.signal, setCurrentCall: input.setCurrentCall };
     for (let index = 0; index < calls.length; index += 1) {
+      await checkpoint();
       if (input.signal.aborted) {
         if (input.shuttingDown()) return { status: 'interrupted', text: lastText, stop_reason: 'daemon_shutdown', error: null };
         for (const rest of calls.slice(index)) skipCall(ctx, rest, 'cancelled', 'the turn was stopped before this call ran.');
@@ -139,6 +143,7 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   store.setStatus(turn.id, 'running');
 
   for (;;) {
+    await checkpoint();
     if (input.signal.aborted) return input.shuttingDown() ? { status: 'interrupted', text: lastText, stop_reason: 'daemon_shutdown', error: null } : stopped();
     if (iterations >= input.maxIterations) {
       return {

@@ -3,6 +3,9 @@ import { defineMethod } from '../define.js';
 
 const wireError = z.object({ code: z.string(), message: z.string(), hint: z.string() });
 
+/** running; pausing (the current step finishes first); paused (held before its next model or tool call). */
+export const holdState = z.enum(['running', 'pausing', 'paused']);
+
 export const turnSummarySchema = z.object({
   turn_id: z.string(),
   conversation_id: z.string(),
@@ -17,6 +20,16 @@ export const turnSummarySchema = z.object({
   usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }),
   /** Estimated from list prices; null when the provider's price is unknown. */
   cost_usd: z.number().nullable(),
+  /** An unfinished turn's pause state (chat.pause); null once the turn has finished. */
+  hold: holdState.nullable(),
+});
+
+const holdResult = z.object({
+  /** The turn the pause applies to (the running one, else the next queued); null when nothing runs. */
+  turn_id: z.string().nullable(),
+  state: holdState,
+  /** False when it already was in that state (or nothing was running). */
+  changed: z.boolean(),
 });
 
 const toolCallSchema = z.object({
@@ -72,6 +85,16 @@ export const chatMethods = {
     description: '/stop: cancel the running turn of a conversation (aborting its running tool) and the turns queued behind it.',
     input: z.object({ conversation_id: conversationId }).strict(),
     output: z.object({ stopped: z.number().int() }),
+  }),
+  'chat.pause': defineMethod({
+    description: "Pause the conversation's running turn: the model reply or tool call under way finishes, then the turn holds before its next step (queued turns wait too) until chat.resume. /stop still ends it.",
+    input: z.object({ conversation_id: conversationId }).strict(),
+    output: holdResult,
+  }),
+  'chat.resume': defineMethod({
+    description: 'Resume a turn paused with chat.pause: it goes on with its next model or tool call.',
+    input: z.object({ conversation_id: conversationId }).strict(),
+    output: holdResult,
   }),
   'chat.turn': defineMethod({
     description: 'One turn: status, answer, usage and cost; with wait, answers when it has finished.',

@@ -150,7 +150,7 @@ describe('a long conversation', () => {
     const time = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString();
     const turns = Array.from({ length: count }, (_, index) => ({
       turn_id: `T${index}`, conversation_id: 'c1', status: 'completed' as const, text: '', stop_reason: 'stop', error: null, provider: 'local', model: 'qwen3', iterations: 1,
-      usage: { input_tokens: 10, output_tokens: index }, cost_usd: null, created_at: time(index * 3), finished_at: time(index * 3 + 2), tool_calls: [],
+      usage: { input_tokens: 10, output_tokens: index }, cost_usd: null, hold: null, created_at: time(index * 3), finished_at: time(index * 3 + 2), tool_calls: [],
     }));
     const messages = turns.flatMap((turn, index) => [
       { id: index * 2 + 1, conversation_id: 'c1', role: 'user' as const, content: `question ${index}`, created_at: time(index * 3 + 1) },

@@ -12,6 +12,12 @@ describe('slash commands', () => {
     expect(parseSlashCommand('/deny K7Q2ZP')).toEqual({ name: 'deny', token: 'K7Q2ZP' });
   });
 
+  it('keeps /pause and /resume for computer use and adds "turn" for the running turn', () => {
+    expect(parseSlashCommand('/pause turn')).toEqual({ name: 'pause-turn' });
+    expect(parseSlashCommand('/Resume  TURN')).toEqual({ name: 'resume-turn' });
+    expect(parseSlashCommand('/pause everything')).toMatchObject({ name: 'invalid', message: '/pause takes nothing, or "turn".', hint: expect.stringContaining('/pause turn') });
+  });
+
   it('refuses a missing token and an unknown command with a hint, and leaves ordinary text alone', () => {
     expect(parseSlashCommand('/confirm')).toMatchObject({ name: 'invalid', message: '/confirm needs the token shown on the folder request.' });
     expect(parseSlashCommand('/frobnicate now')).toMatchObject({ name: 'invalid', message: 'There is no /frobnicate command.', hint: expect.stringContaining('/help') });

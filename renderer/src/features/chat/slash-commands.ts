@@ -2,9 +2,11 @@
  * The chat's slash commands, handled in the window (never sent to the model). Names and meanings follow
  * the seed: /pause and /resume act on computer use (the session stays; actions are refused until
  * resumed), /stop ends the running turn, /confirm and /deny answer a folder request by its token.
+ * `/pause turn` and `/resume turn` hold and release the running turn itself (docs/decisions/0008).
  */
 export type SlashCommand =
   | { name: 'stop' | 'pause' | 'resume' | 'help' }
+  | { name: 'pause-turn' | 'resume-turn' }
   | { name: 'new'; title: string | undefined }
   | { name: 'confirm' | 'deny'; token: string }
   | { name: 'invalid'; message: string; hint: string };
@@ -13,6 +15,8 @@ export const SLASH_COMMANDS: { usage: string; summary: string }[] = [
   { usage: '/stop', summary: 'Stop the running turn and the ones queued behind it (also Escape).' },
   { usage: '/pause', summary: 'Pause computer use: the agent stops moving the pointer and typing until /resume.' },
   { usage: '/resume', summary: 'Resume computer use after /pause.' },
+  { usage: '/pause turn', summary: 'Hold the running turn after the step under way (queued messages wait too).' },
+  { usage: '/resume turn', summary: 'Let a held turn go on.' },
   { usage: '/new [title]', summary: 'Start a new conversation.' },
   { usage: '/confirm TOKEN', summary: 'Approve the folder request with that token.' },
   { usage: '/deny TOKEN', summary: 'Refuse the folder request with that token.' },
@@ -26,9 +30,12 @@ export function parseSlashCommand(input: string): SlashCommand | null {
   const [word, ...rest] = text.slice(1).split(/\s+/);
   const argument = rest.join(' ').trim();
   switch (word.toLowerCase()) {
-    case 'stop':
     case 'pause':
     case 'resume':
+      if (argument.toLowerCase() === 'turn') return { name: `${word.toLowerCase() as 'pause' | 'resume'}-turn` };
+      if (argument) return { name: 'invalid', message: `/${word.toLowerCase()} takes nothing, or "turn".`, hint: `/${word.toLowerCase()} acts on computer use; /${word.toLowerCase()} turn acts on the running turn.` };
+      return { name: word.toLowerCase() as 'pause' };
+    case 'stop':
     case 'help':
       return { name: word.toLowerCase() as 'stop' };
     case 'new':

@@ -32,6 +32,9 @@ export interface ThreadState {
   /** A message, or a slash command (handled here, never sent to the model). */
   submit(input: string): Promise<void>;
   stop(): Promise<void>;
+  /** Holds the running turn after its current step (chat.pause); the result is said in the thread. */
+  pauseTurn(): Promise<void>;
+  resumeTurn(): Promise<void>;
   answerApproval(approvalId: string, answer: 'once' | 'always' | 'deny'): Promise<void>;
   answerDirectory(token: string, decision: 'confirm' | 'deny'): Promise<void>;
 }
@@ -177,9 +180,16 @@ export function createThreadStore(deps: ThreadDeps): StoreApi<ThreadState> {
           case 'stop':
             return await get().stop();
           case 'pause':
-            return notice(await deps.pauseComputer());
-          case 'resume':
-            return notice(await deps.resumeComputer());
+          case 'resume': {
+            const said = await (command.name === 'pause' ? deps.pauseComputer() : deps.resumeComputer());
+            // /pause is about computer use (the seed); say how to hold the turn when one is running.
+            const turnHint = activeTurn(get().thread) ? ` To ${command.name} the running turn itself, type /${command.name} turn or use the Turn control.` : '';
+            return notice(said + turnHint);
+          }
+          case 'pause-turn':
+            return await get().pauseTurn();
+          case 'resume-turn':
+            return await get().resumeTurn();
           case 'new':
             await deps.createConversation(command.title);
             return;
@@ -264,6 +274,33 @@ export function createThreadStore(deps: ThreadDeps): StoreApi<ThreadState> {
           await client.call('chat.stop', { conversation_id: thread.conversationId });
         } catch (error) {
           notice('Stopping did not work.', toWireError(error));
+        }
+      },
+
+      async pauseTurn() {
+        const thread = get().thread;
+        if (!thread || !activeTurn(thread)) return notice('Nothing is running in this conversation to pause.');
+        try {
+          const result = await client.call('chat.pause', { conversation_id: thread.conversationId });
+          if (!result.turn_id) return notice('Nothing is running in this conversation to pause.');
+          // The `paused` event may have arrived before this answer: never step back from it.
+          update((current) => (current.hold !== 'running' ? current : { ...current, hold: result.state }));
+          if (!result.changed) return notice('The turn is already paused. Resume it with /resume turn.');
+          notice(result.state === 'paused' ? 'Turn paused. Resume it with /resume turn, or /stop to end it.' : 'Pausing: the step under way finishes, then the turn waits for /resume turn.');
+        } catch (error) {
+          notice('Pausing the turn did not work.', toWireError(error));
+        }
+      },
+
+      async resumeTurn() {
+        const thread = get().thread;
+        if (!thread) return notice('Open a conversation first.');
+        try {
+          const result = await client.call('chat.resume', { conversation_id: thread.conversationId });
+          update((current) => (current.hold === result.state ? current : { ...current, hold: result.state }));
+          notice(result.changed ? 'Turn resumed.' : 'The turn was not paused.');
+        } catch (error) {
+          notice('Resuming the turn did not work.', toWireError(error));
         }
       },
 

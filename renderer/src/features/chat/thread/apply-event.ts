@@ -185,8 +185,18 @@ function reduce(thread: Thread, event: EventEnvelope, options: ApplyOptions): Th
       return withItems(updateWhere(items, 'approval', (item) => item.approvalId === p.id, (item) => ({ ...item, state: answerState(p.answer), error: null })));
     case 'chat.warning':
       return withItems(insertAfterTurn(items, turnId, { kind: 'warning', key: `w:${event.seq}`, turnId, code: p.code, message: p.message }));
-    case 'chat.turn_finished':
-      return withItems(finishTurn(items, turnId, p, event.seq), setTurn(thread, turnId, p.status));
+    case 'chat.turn_finished': {
+      const finished = withItems(finishTurn(items, turnId, p, event.seq), setTurn(thread, turnId, p.status));
+      // The daemon lets a pause lapse once the conversation has nothing left to run.
+      const idle = Object.values(finished.turns).every((status) => FINISHED.has(status));
+      return idle && finished.hold !== 'running' ? { ...finished, hold: 'running' } : finished;
+    }
+    case 'chat.turn_hold': {
+      const state = p.state === 'pausing' || p.state === 'paused' ? p.state : 'running';
+      // Held: the reply streamed so far is complete (no typing cursor while nothing is typing).
+      const next = state === 'paused' ? withItems(closeStreaming(items, turnId)) : thread;
+      return state === next.hold ? next : { ...next, hold: state };
+    }
     case 'chat.attachment': {
       if (items.some((item) => item.kind === 'attachment' && item.id === p.id)) return thread;
       const owner = options.turnHint !== undefined ? options.turnHint : runningTurn(thread);

@@ -148,7 +148,9 @@ export function buildThread(snapshot: ThreadSnapshot): Thread {
     items.push({ kind: 'directory', key: `d:${grant.token}`, token: grant.token, path: grant.path, reason: grant.reason, message: grant.message, expiresAt: grant.expires_at, state: 'pending', error: null });
   }
 
-  let thread: Thread = { conversationId, items, turns: statuses, appliedSeq: 0 };
+  // The pause state of the conversation, as the daemon reports it on its unfinished turns; replayed hold events refine it.
+  const hold = turns.find((turn) => !FINISHED.has(turn.status) && turn.hold)?.hold ?? 'running';
+  let thread: Thread = { conversationId, items, turns: statuses, appliedSeq: 0, hold };
   let replayTurn: string | null = null;
   for (const event of [...replay.events].sort((a, b) => a.seq - b.seq)) {
     if (event.stream !== conversationId) continue;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../../../../../main/api/events.js';
 import { applyThreadEvent } from './apply-event.js';
 import { buildThread, matchMessagesToTurns } from './build-thread.js';
-import { activeTurn, emptyThread, type Thread, type ThreadItem, type TurnSummary } from './thread-types.js';
+import { activeTurn, emptyThread, FINISHED, type Thread, type ThreadItem, type TurnSummary } from './thread-types.js';
 
 const C = 'conv-1';
 let seq = 0;
@@ -71,6 +71,27 @@ describe('applying live events', () => {
     expect(applyThreadEvent(thread, { ...delta, seq: 1 })).toBe(thread);
   });
 
+  it('follows the pause of the running turn, and drops it when the conversation has nothing left to run', () => {
+    let thread = apply(emptyThread(C),
+      ev('chat.turn_queued', { turn_id: 'T1', conversation_id: C, position: 0 }),
+      ev('chat.turn_started', { turn_id: 'T1', conversation_id: C, resumed: false }),
+      ev('chat.turn_queued', { turn_id: 'T2', conversation_id: C, position: 1 }),
+      ev('chat.turn_hold', { turn_id: 'T1', conversation_id: C, state: 'pausing' }),
+    );
+    expect(thread.hold).toBe('pausing');
+    thread = apply(thread, ev('chat.delta', { turn_id: 'T1', text: 'Let me look.' }));
+    expect(shape(thread.items)).toContain('assistant:Let me look.…');
+    thread = apply(thread, ev('chat.turn_hold', { turn_id: 'T1', conversation_id: C, state: 'paused' }));
+    expect(thread.hold).toBe('paused');
+    // Held: the text so far is shown as complete, not as still typing.
+    expect(shape(thread.items)).toContain('assistant:Let me look.');
+    // T2 still waits behind it, so finishing T1 keeps the pause (the daemon holds T2 too).
+    thread = apply(thread, ev('chat.turn_finished', { turn_id: 'T1', conversation_id: C, status: 'stopped', text: '', stop_reason: 'stopped', error: null, provider: null, model: null, iterations: 1, usage: { input_tokens: 0, output_tokens: 0 }, cost_usd: null }));
+    expect(thread.hold).toBe('paused');
+    thread = apply(thread, ev('chat.turn_finished', { turn_id: 'T2', conversation_id: C, status: 'stopped', text: '', stop_reason: 'stopped', error: null, provider: null, model: null, iterations: 0, usage: { input_tokens: 0, output_tokens: 0 }, cost_usd: null }));
+    expect(thread.hold).toBe('running');
+  });
+
   it('fills in the final text when deltas were missed, and marks a stopped turn\'s running tool cancelled', () => {
     let thread = apply(emptyThread(C),
       ev('chat.turn_started', { turn_id: 'T1', conversation_id: C, resumed: false }),
@@ -91,7 +112,7 @@ describe('applying live events', () => {
 
 const turn = (id: string, created: number, status: TurnSummary['status'], calls: TurnSummary['tool_calls'] = [], finished: number | null = null): TurnSummary => ({
   turn_id: id, conversation_id: C, status, text: '', stop_reason: null, error: null, provider: 'local', model: 'm', iterations: 1,
-  usage: { input_tokens: 3, output_tokens: 7 }, cost_usd: 0.001, created_at: at(created), finished_at: finished === null ? null : at(finished), tool_calls: calls,
+  usage: { input_tokens: 3, output_tokens: 7 }, cost_usd: 0.001, hold: FINISHED.has(status) ? null : 'running', created_at: at(created), finished_at: finished === null ? null : at(finished), tool_calls: calls,
 });
 const message = (id: number, role: 'user' | 'assistant' | 'tool', content: string, created: number) => ({ id, conversation_id: C, role, content, created_at: at(created) });
 const call = (id: string, status: TurnSummary['tool_calls'][number]['status']) => ({ call_id: id, requested_name: 'shell', name: 'shell', args: { command: 'ls' }, status, error_code: null, result_preview: 'out', duration_ms: 5 });
@@ -153,6 +174,14 @@ describe('building a thread from what the daemon stored', () => {
     expect(shape(thread.items)).toEqual(['user:q1', 'assistant:a1', 'user:q2', 'assistant:a2', 'end:completed:7', 'user:null']);
     expect(thread.items[0]).toMatchObject({ key: 'u:T1', turnId: 'T1' });
     expect(thread.items.at(-1)).toMatchObject({ turnId: 'T3' });
+  });
+
+  it('opens a paused conversation showing it paused, from the state the daemon reports on its unfinished turn', () => {
+    const paused = { ...turn('T1', 1, 'running'), hold: 'paused' as const };
+    const thread = buildThread({ conversationId: C, messages: [message(1, 'user', 'hi', 2)], turns: [turn('T0', 0, 'completed', [], 1), paused], approvals: [], directories: [], replay: { events: [], latest_seq: 0, complete: true } });
+    expect(thread.hold).toBe('paused');
+    const idle = buildThread({ conversationId: C, messages: [], turns: [turn('T0', 0, 'completed', [], 1)], approvals: [], directories: [], replay: { events: [], latest_seq: 0, complete: true } });
+    expect(idle.hold).toBe('running');
   });
 
   it('rebuilds a running turn from the replay, so text streamed before the window opened is shown once', () => {

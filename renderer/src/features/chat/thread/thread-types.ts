@@ -9,6 +9,9 @@ export type PendingDirectory = OutputOf<'directory_access.pending'>['pending'][n
 export type TurnStatus = TurnSummary['status'];
 export type ToolStatus = TurnSummary['tool_calls'][number]['status'];
 
+/** chat.pause: `pausing` while the step under way finishes, `paused` while the turn is held. */
+export type HoldState = NonNullable<TurnSummary['hold']>;
+
 export const FINISHED: ReadonlySet<TurnStatus> = new Set(['completed', 'partial', 'failed', 'stopped', 'interrupted']);
 
 export interface ToolImage {
@@ -86,10 +89,12 @@ export interface Thread {
   turns: Record<string, TurnStatus>;
   /** Events of this stream up to here are already in `items`. */
   appliedSeq: number;
+  /** The conversation's pause switch (it applies to the running turn and the ones queued behind it). */
+  hold: HoldState;
 }
 
 export function emptyThread(conversationId: string, appliedSeq = 0): Thread {
-  return { conversationId, items: [], turns: {}, appliedSeq };
+  return { conversationId, items: [], turns: {}, appliedSeq, hold: 'running' };
 }
 
 /** The turn a Stop button stops: the newest one still queued, running or waiting. */
