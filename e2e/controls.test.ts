@@ -1,6 +1,7 @@
 // Controls in Chromium against a real daemon: computer use's pause state is always visible (status bar and
-// the conversation's controls), /pause and /resume and the Pause button switch the daemon's one switch, a
-// daemon with computer use off says "not enabled" honestly, and the toolbar's Stop ends a running turn.
+// the conversation's controls, live through computer.state events), /pause and /resume and the Pause button
+// switch the daemon's one switch, a daemon with computer use off says "not enabled" honestly, the toolbar's
+// Stop ends a running turn, and Pause / Resume hold and release the running turn itself.
 // Screenshots: e2e/artifacts/controls-*.png.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../test/fixtures/model-server/index.js';
@@ -44,6 +45,13 @@ describe('computer use enabled', () => {
     await toolbar.getByRole('button', { name: 'Resume computer use' }).waitFor();
     expect((await apiCall(app.daemon, 'computer.status')).body.result.paused).toBe(true);
     await saveScreenshot(page, 'controls-commands');
+
+    // Flipped elsewhere (the tray, the CLI, another window): this window follows the event, no reload, no polling.
+    await apiCall(app.daemon, 'computer.resume');
+    await toolbar.getByRole('button', { name: 'Pause computer use' }).waitFor({ timeout: 3_000 });
+    await statusBar.filter({ hasText: 'Computer use: active' }).waitFor({ timeout: 3_000 });
+    await apiCall(app.daemon, 'computer.pause');
+    await statusBar.filter({ hasText: 'Computer use: paused' }).waitFor({ timeout: 3_000 });
     expect(app.errors).toEqual([]);
   });
 

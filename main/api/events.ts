@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { chatEventSchemas } from './chat-events.js';
+import { computerStateSchema } from './methods/computer.js';
 
 /**
  * Every event travels in this envelope. `stream` is a conversation id or "system";
@@ -28,6 +29,8 @@ export const eventPayloadSchemas = {
   /** request_directory_access is waiting: show the Approve/Deny card (answer with directory_access.answer). */
   'directory_access.requested': z.object({ conversation_id: z.string(), token: z.string(), path: z.string(), reason: z.string(), message: z.string(), expires_at: z.string() }),
   'directory_access.settled': z.object({ token: z.string(), outcome: z.string() }),
+  /** Computer use's pause switch changed (tray, window, CLI): the same shape computer.status answers. */
+  'computer.state': computerStateSchema,
   ...chatEventSchemas,
 } as const;
 export type EventType = keyof typeof eventPayloadSchemas;

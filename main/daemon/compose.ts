@@ -20,7 +20,7 @@ import { SYSTEM_STREAM } from '../api/events.js';
 import { builtinToolsFor } from './builtin-tools.js';
 import { createToolServices } from './tool-services.js';
 import { createVoiceHandlers } from './voice-handlers.js';
-import { createComputerHandlers, createComputerUseControl } from './computer-handlers.js';
+import { computerUseState, createComputerHandlers, createComputerUseControl } from './computer-handlers.js';
 import { createSettingsHandlers } from './settings-handlers.js';
 import { createProviderSettingsHandlers } from './provider-settings-handlers.js';
 import { createChatHistoryHandlers } from './chat-history-handlers.js';
@@ -116,6 +116,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     };
     // The one pause switch for computer use (tray, window, slash commands); the tool itself arrives later.
     const computerUse = createComputerUseControl(false);
+    // Every window follows the switch live, whoever flips it (tray, another window, `fermix` CLI).
+    computerUse.onChange(() => events.emit('system', 'computer.state', computerUseState(configReader, computerUse)));
     const agent = createAgentService({
       db,
       registry: capabilities.registry,

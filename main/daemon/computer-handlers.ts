@@ -50,12 +50,15 @@ export function describeComputerUse(enabled: boolean, paused: boolean): string {
     : 'Computer use is active: the agent may drive this desktop when a turn asks for it.';
 }
 
+/** What computer.status answers and the `computer.state` event carries. */
+export function computerUseState(config: () => FermixConfig, control: ComputerUseControl): ComputerState {
+  const enabled = config().fermix_core.computer_use.enabled;
+  // A pause is kept even while disabled, so enabling it later does not silently resume.
+  return { enabled, paused: control.paused, summary: describeComputerUse(enabled, control.paused) };
+}
+
 export function createComputerHandlers(options: ComputerHandlersOptions): Pick<Handlers, ComputerMethodName> {
-  const state = (): ComputerState => {
-    const enabled = options.config().fermix_core.computer_use.enabled;
-    // A pause is kept even while disabled, so enabling it later does not silently resume.
-    return { enabled, paused: options.control.paused, summary: describeComputerUse(enabled, options.control.paused) };
-  };
+  const state = () => computerUseState(options.config, options.control);
   return {
     'computer.status': () => state(),
     'computer.pause': () => {

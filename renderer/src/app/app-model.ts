@@ -24,8 +24,6 @@ export interface AppModel {
   dispose(): void;
 }
 
-/** How often the computer-use switch is re-read: the tray or the CLI may flip it (no event carries it yet). */
-const CONTROLS_REFRESH_MS = 15_000;
 /** The open conversation survives a reload of this tab (sessionStorage: per tab, gone with it). */
 const SELECTED_KEY = 'fermix.conversation';
 
@@ -85,11 +83,14 @@ export function createAppModel(transport: AppTransport): AppModel {
   const stopEvents = client.subscribe((event) => {
     chat.getState().applyEvent(event);
     thread.getState().applyEvent(event);
+    controls.getState().applyEvent(event);
   });
   const stopResync = transport.onResync(() => {
     void chat.getState().load();
     void thread.getState().reload();
     void providers.getState().load();
+    // Events were missed while disconnected: the switch may have flipped meanwhile.
+    void controls.getState().refresh();
   });
   // Feature data loads once the daemon has answered, so an unauthorized window shows one clear message
   // instead of one error per feature.
@@ -100,9 +101,6 @@ export function createAppModel(transport: AppTransport): AppModel {
       void controls.getState().refresh();
     }
   });
-  const controlsTimer = setInterval(() => {
-    if (connectionPhase(connection.getState()) === 'connected') void controls.getState().refresh();
-  }, CONTROLS_REFRESH_MS);
   void connection.getState().refresh();
 
   return {
@@ -116,7 +114,6 @@ export function createAppModel(transport: AppTransport): AppModel {
     audit,
     voice,
     dispose() {
-      clearInterval(controlsTimer);
       stopRemember();
       stopVoiceRefresh();
       voice.getState().dispose();

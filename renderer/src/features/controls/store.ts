@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { OutputOf } from '../../../../main/api/contract.js';
 import type { WireError } from '../../../../main/core/errors.js';
+import { SYSTEM_STREAM, type EventEnvelope } from '../../../../main/api/events.js';
 import type { ApiClient } from '../../api/client.js';
 import { toWireError } from '../connection/store.js';
 
@@ -12,6 +13,8 @@ export interface ControlsState {
   problem: WireError | null;
   busy: boolean;
   refresh(): Promise<void>;
+  /** `computer.state` on the system stream: the tray, another window or the CLI flipped the switch. */
+  applyEvent(event: EventEnvelope): void;
   /** Returns a sentence for the chat (`/pause`, `/resume`), honest when computer use is off. */
   pause(): Promise<string>;
   resume(): Promise<string>;
@@ -44,6 +47,11 @@ export function createControlsStore(client: ApiClient): StoreApi<ControlsState> 
         } catch (error) {
           set({ problem: toWireError(error) });
         }
+      },
+      applyEvent(event) {
+        if (event.stream !== SYSTEM_STREAM || event.type !== 'computer.state') return;
+        const next = event.payload as ComputerState;
+        if (typeof next?.enabled === 'boolean' && typeof next.paused === 'boolean') set({ computer: next, problem: null });
       },
       pause: () => change('computer.pause'),
       resume: () => change('computer.resume'),
