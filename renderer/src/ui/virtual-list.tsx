@@ -108,6 +108,24 @@ export function VirtualList<T>({ items, itemKey, renderItem, estimateHeight, lab
     atBottom.current = true;
   }, [resetKey]);
 
+  // Rows added above (an earlier page of a conversation): keep the rows the person was looking at in place.
+  // The first rows before the change are looked up again; the first one that moved down gives the shift.
+  const headRows = useRef<{ key: string; offset: number }[]>([]);
+  useLayoutEffect(() => {
+    const previous = headRows.current;
+    headRows.current = items.slice(0, 3).map((item, position) => ({ key: itemKey(item), offset: offsets[position] }));
+    const element = scroller.current;
+    if (!element || atBottom.current) return;
+    for (const row of previous) {
+      const position = keyIndex.current.get(row.key);
+      if (position === undefined) continue;
+      const shift = offsets[position] - row.offset;
+      if (shift > 0) element.scrollTop += shift;
+      if (shift !== 0) return;
+    }
+    // Only a change of rows counts: height corrections are shifted by the ResizeObserver above.
+  }, [items]);
+
   // After every change of rows or heights: stay at the bottom if the person was there. Only the DOM is
   // touched here; the scroll event that follows updates the state on the next frame. Setting state right
   // here would loop synchronously while freshly measured rows keep changing the height.

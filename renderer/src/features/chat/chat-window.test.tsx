@@ -178,6 +178,76 @@ describe('a long conversation', () => {
   });
 });
 
+describe('a conversation longer than one page of history', () => {
+  it('opens with its newest messages and pages back with "Show earlier messages"', async () => {
+    const total = 6_500;
+    const time = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, 0) + second * 1000).toISOString();
+    const messages = Array.from({ length: total }, (_, index) => ({
+      id: index + 1, conversation_id: 'c1', role: (index % 2 === 0 ? 'user' : 'assistant') as 'user' | 'assistant', content: `message ${index + 1}`, created_at: time(index), turn_id: null,
+    }));
+    // Pages as the daemon's chat.history does: newest last, before_id pages back, has_more says more is left.
+    const daemon = inProcessDaemon({
+      handlers: {
+        'chat.history': (input) => {
+          const end = input.before_id === undefined ? messages.length : messages.findIndex((message) => message.id === input.before_id);
+          const start = Math.max(0, end - input.limit);
+          return { messages: messages.slice(start, end), has_more: start > 0 };
+        },
+      },
+    });
+    const app = createAppModel(daemon.transport);
+    await act(async () => {
+      await app.thread.getState().open('c1');
+    });
+    let items = app.thread.getState().thread!.items;
+    expect(items[0]).toMatchObject({ kind: 'earlier', beforeId: total - 5000 + 1, loading: false });
+    expect(items.filter((item) => item.kind !== 'earlier')).toHaveLength(5000);
+    expect(items[1]).toMatchObject({ text: `message ${total - 5000 + 1}` });
+
+    await act(async () => {
+      await app.thread.getState().loadEarlier();
+    });
+    items = app.thread.getState().thread!.items;
+    // Everything is read now: no more "earlier" row, the oldest message first, nothing twice.
+    expect(items[0]).toMatchObject({ kind: 'user', text: 'message 1' });
+    expect(items.some((item) => item.kind === 'earlier')).toBe(false);
+    expect(new Set(items.map((item) => item.key)).size).toBe(items.length);
+    expect(items.filter((item) => item.kind === 'user' || item.kind === 'assistant')).toHaveLength(total);
+    const history = daemon.calls.filter((call) => call.method === 'chat.history').map((call) => call.input);
+    expect(history.at(-1)).toMatchObject({ before_id: total - 5000 + 1 });
+    app.dispose();
+  });
+
+  it('shows a failed page on the row and lets the person try again', async () => {
+    let fail = true;
+    const messages = Array.from({ length: 5_001 }, (_, index) => ({ id: index + 1, conversation_id: 'c1', role: 'user' as const, content: `m${index + 1}`, created_at: new Date(Date.UTC(2026, 0, 1) + index).toISOString(), turn_id: null }));
+    const daemon = inProcessDaemon({
+      handlers: {
+        'chat.history': (input) => {
+          if (input.before_id !== undefined && fail) throw Object.assign(new Error('database is locked'), { code: 'database_busy' });
+          const end = input.before_id === undefined ? messages.length : input.before_id - 1;
+          const start = Math.max(0, end - input.limit);
+          return { messages: messages.slice(start, end), has_more: start > 0 };
+        },
+      },
+    });
+    const app = createAppModel(daemon.transport);
+    await act(async () => {
+      await app.thread.getState().open('c1');
+    });
+    await act(async () => {
+      await app.thread.getState().loadEarlier();
+    });
+    expect(app.thread.getState().thread!.items[0]).toMatchObject({ kind: 'earlier', loading: false, error: expect.objectContaining({ message: expect.any(String) }) });
+    fail = false;
+    await act(async () => {
+      await app.thread.getState().loadEarlier();
+    });
+    expect(app.thread.getState().thread!.items[0]).toMatchObject({ kind: 'user', text: 'm1' });
+    app.dispose();
+  });
+});
+
 describe('first run', () => {
   it('offers the local Ollama with its models when no provider is configured, and adds it', async () => {
     const daemon = await openWindow(() => ({

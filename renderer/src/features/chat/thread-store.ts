@@ -32,6 +32,8 @@ export interface ThreadState {
   /** A message, or a slash command (handled here, never sent to the model). */
   submit(input: string): Promise<void>;
   stop(): Promise<void>;
+  /** Reads the page of messages before the oldest one shown (the "Show earlier messages" row). */
+  loadEarlier(): Promise<void>;
   /** Holds the running turn after its current step (chat.pause); the result is said in the thread. */
   pauseTurn(): Promise<void>;
   resumeTurn(): Promise<void>;
@@ -93,13 +95,15 @@ export function createThreadStore(deps: ThreadDeps): StoreApi<ThreadState> {
     };
 
     /** Messages with their turn ids (chat.history), or without them from a daemon that lacks it. */
-    const readMessages = async (conversationId: string): Promise<StoredMessage[]> => {
+    const readMessages = async (conversationId: string): Promise<StoredMessage[]> => (await readPage(conversationId)).messages;
+    const readPage = async (conversationId: string): Promise<{ messages: StoredMessage[]; hasMore: boolean }> => {
       try {
-        return (await client.call('chat.history', { conversation_id: conversationId, limit: HISTORY_LIMIT })).messages;
+        const page = await client.call('chat.history', { conversation_id: conversationId, limit: HISTORY_LIMIT });
+        return { messages: page.messages, hasMore: page.has_more };
       } catch (error) {
         const code = toWireError(error).code;
         if (code !== 'not_implemented' && code !== 'method_not_found') throw error;
-        return (await client.call('conversations.get', { id: conversationId })).messages;
+        return { messages: (await client.call('conversations.get', { id: conversationId })).messages, hasMore: false };
       }
     };
 
@@ -130,9 +134,9 @@ export function createThreadStore(deps: ThreadDeps): StoreApi<ThreadState> {
       buffered = [];
       set({ conversationId, loading: true, loadError: null, notices: [], thread: get().thread?.conversationId === conversationId ? get().thread : null });
       try {
-        const [{ turns }, messages, { pending: approvals }, { pending: directories }] = await Promise.all([
+        const [{ turns }, { messages, hasMore }, { pending: approvals }, { pending: directories }] = await Promise.all([
           client.call('chat.turns', { conversation_id: conversationId, limit: RECENT_TURNS }),
-          readMessages(conversationId),
+          readPage(conversationId),
           client.call('approvals.list'),
           client.call('directory_access.pending', { conversation_id: conversationId }),
         ]);
@@ -142,6 +146,7 @@ export function createThreadStore(deps: ThreadDeps): StoreApi<ThreadState> {
         let thread = buildThread({ conversationId, messages, turns, approvals, directories, replay });
         for (const event of buffered ?? []) thread = applyThreadEvent(thread, event);
         buffered = null;
+        if (hasMore && messages.length > 0) thread = { ...thread, items: [{ kind: 'earlier', key: 'earlier', beforeId: messages[0].id, loading: false, error: null }, ...thread.items] };
         set({ thread, loading: false });
         fillUserTexts();
         if (turns.length === RECENT_TURNS) void addOlderTurns(conversationId, messages, new Set(turns.map((turn) => turn.turn_id)), token);
@@ -171,7 +176,8 @@ export function createThreadStore(deps: ThreadDeps): StoreApi<ThreadState> {
       if (anchor <= 0) return;
       const end = older.items.findIndex((item) => item.key === current.items[anchor].key);
       if (end === -1) return;
-      set({ thread: { ...current, items: [...older.items.slice(0, end), ...current.items.slice(anchor)], turns: { ...older.turns, ...current.turns } } });
+      const earlier = current.items.filter((item) => item.kind === 'earlier');
+      set({ thread: { ...current, items: [...earlier, ...older.items.slice(0, end), ...current.items.slice(anchor)], turns: { ...older.turns, ...current.turns } } });
     };
 
     const runCommand = async (command: SlashCommand) => {
@@ -274,6 +280,27 @@ export function createThreadStore(deps: ThreadDeps): StoreApi<ThreadState> {
           await client.call('chat.stop', { conversation_id: thread.conversationId });
         } catch (error) {
           notice('Stopping did not work.', toWireError(error));
+        }
+      },
+
+      async loadEarlier() {
+        const row = get().thread?.items[0];
+        if (!row || row.kind !== 'earlier' || row.loading) return;
+        const conversationId = get().thread!.conversationId;
+        const setRow = (change: Partial<Item<'earlier'>>) => mapItems((item) => (item.kind === 'earlier' ? { ...item, ...change } : item));
+        setRow({ loading: true, error: null });
+        try {
+          const page = await client.call('chat.history', { conversation_id: conversationId, limit: HISTORY_LIMIT, before_id: row.beforeId });
+          const current = get().thread;
+          if (!current || current.conversationId !== conversationId) return;
+          // Older pages are plain messages: their turns are beyond what chat.turns reads.
+          const older = buildThread({ conversationId, messages: page.messages, turns: [], approvals: [], directories: [], replay: { events: [], latest_seq: 0, complete: true } }).items;
+          const rest = current.items.filter((item) => item.kind !== 'earlier');
+          const shown = new Set(rest.map((item) => item.key));
+          const head: ThreadItem[] = page.has_more && page.messages.length > 0 ? [{ kind: 'earlier', key: 'earlier', beforeId: page.messages[0].id, loading: false, error: null }] : [];
+          set({ thread: { ...current, items: [...head, ...older.filter((item) => !shown.has(item.key)), ...rest] } });
+        } catch (error) {
+          setRow({ loading: false, error: toWireError(error) });
         }
       },
 

@@ -2,6 +2,7 @@ import { VirtualList } from '../../ui/virtual-list.js';
 import { ApprovalCard } from './items/approval-card.js';
 import { AssistantMessage } from './items/assistant-message.js';
 import { DirectoryCard } from './items/directory-card.js';
+import { EarlierRow } from './items/earlier-row.js';
 import { AttachmentRow, NoticeRow, TurnFooter, WarningRow } from './items/small-rows.js';
 import { ToolCallCard } from './items/tool-call-card.js';
 import { UserMessage } from './items/user-message.js';
@@ -49,6 +50,8 @@ function renderItem(item: ThreadItem) {
       return <NoticeRow item={item} />;
     case 'turn-end':
       return <TurnFooter item={item} />;
+    case 'earlier':
+      return <EarlierRow item={item} />;
   }
 }
 

@@ -77,6 +77,8 @@ export type ThreadItem =
       error: WireError | null;
       stopReason: string | null;
     }
+  /** The first row of a conversation longer than what was read: a button pages back (chat.history before_id). */
+  | { kind: 'earlier'; key: 'earlier'; beforeId: number; loading: boolean; error: WireError | null }
   /** What a slash command did, said in the thread (e.g. "Computer use paused"). */
   | { kind: 'notice'; key: string; text: string; error: WireError | null };
 
