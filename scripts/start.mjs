@@ -5,10 +5,11 @@
 // FERMIX_SKIP_BUILD=1 skips the freshness check (tests that run beside others reading out/);
 // FERMIX_NO_ELECTRON=1 goes straight to the headless daemon.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findElectronBinary } from './electron-binary.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -40,29 +41,6 @@ function ensureBuilt() {
   run('building the daemon', [join(root, 'scripts', 'build-node.mjs'), '--quiet']);
   const electronVite = join(dirname(require.resolve('electron-vite/package.json')), 'bin', 'electron-vite.js');
   run('building the window', [electronVite, 'build', '--logLevel', 'warn']);
-}
-
-/** The Electron binary's path, or why there is none. Never triggers the package's lazy download. */
-function findElectron() {
-  let packageDir;
-  try {
-    packageDir = dirname(require.resolve('electron/package.json'));
-  } catch {
-    return { reason: 'the electron package is not installed' };
-  }
-  // Since Electron 35, require('electron') downloads the binary on first use; on a machine without
-  // github.com that costs seconds and prints a stack trace, so look for the binary before asking.
-  if (!process.env.ELECTRON_OVERRIDE_DIST_PATH) {
-    const pathFile = join(packageDir, 'path.txt');
-    if (!existsSync(pathFile)) return { reason: 'its binary was never downloaded: node_modules/electron/path.txt is missing' };
-    const binary = join(packageDir, 'dist', readFileSync(pathFile, 'utf8').trim());
-    if (!existsSync(binary)) return { reason: `its binary ${binary} is missing` };
-  }
-  try {
-    return { path: require('electron') };
-  } catch (error) {
-    return { reason: String(error?.message ?? error).split('\n')[0] };
-  }
 }
 
 function lastLine(text) {
@@ -109,7 +87,7 @@ function foreground(child) {
 if (process.env.FERMIX_SKIP_BUILD !== '1') ensureBuilt();
 
 let reason;
-const electron = process.env.FERMIX_NO_ELECTRON === '1' ? { reason: 'FERMIX_NO_ELECTRON=1 is set' } : findElectron();
+const electron = process.env.FERMIX_NO_ELECTRON === '1' ? { reason: 'FERMIX_NO_ELECTRON=1 is set' } : findElectronBinary();
 if (!electron.path) {
   reason = electron.reason;
 } else if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
