@@ -20,6 +20,8 @@ import { loadAiSdk } from './ai-runtime.js';
 import type { PluginStatus, SkillSummary } from './runtime-prompt.js';
 import { createTurnHold, type HoldState, type TurnHold } from './turn-hold.js';
 import { createTurnQueue } from './turn-queue.js';
+import { checkSendAttachments } from './send-attachments.js';
+import { createAttachmentStore, toRef } from '../store/attachments.js';
 
 export interface AgentLogger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -49,10 +51,14 @@ export interface AgentServiceDeps {
   ollamaOrigin?: string;
   retry?: Partial<RetryPolicy>;
   maxIterations?: number;
+  /** The Fermix home: user attachments are read from its attachments/ folder. Absent: messages carry no files. */
+  fermixHome?: string;
 }
 
 export interface SendInput {
   message: string;
+  /** Uploads (attachments.upload) in this conversation that go with the message; at most 10. */
+  attachment_ids?: string[];
   conversation_id?: string;
   /** Creates the conversation with this id when it does not exist (`fermix ask --session NAME`). */
   create_if_missing?: boolean;
@@ -106,6 +112,7 @@ export function createAgentService(deps: AgentServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const logger = deps.logger ?? quietLogger;
   const store = createTurnStore(deps.db, now);
+  const attachments = deps.fermixHome ? createAttachmentStore({ db: deps.db, home: deps.fermixHome, now }) : undefined;
   const queue = createTurnQueue();
   const providers = createProviderService({ config: deps.config, secrets: deps.secrets ?? systemSecrets, fetch: deps.fetch, ollamaOrigin: deps.ollamaOrigin });
   const requests = createRequestBuilder({
@@ -205,7 +212,8 @@ export function createAgentService(deps: AgentServiceDeps) {
       // A resumed turn stays `parked` until its call is asked again or runs (a crash in between
       // must find it parked again, not running).
       if (!resumed) {
-        store.appendMessage(conversationId, turnId, { role: 'user', text: turn.options.message ?? '' });
+        const files = turn.options.attachments ?? [];
+        store.appendMessage(conversationId, turnId, { role: 'user', text: turn.options.message ?? '', ...(files.length > 0 ? { attachments: files } : {}) });
         store.setStatus(turnId, 'running');
       }
       emitter.emit('chat.turn_started', { turn_id: turnId, conversation_id: conversationId, resumed });
@@ -228,6 +236,7 @@ export function createAgentService(deps: AgentServiceDeps) {
           retry,
           maxIterations: deps.maxIterations ?? ITERATION_CAPS[turn.options.kind],
           checkpoint: () => holds.get(conversationId)?.checkpoint(entry.controller.signal) ?? Promise.resolve(),
+          readAttachment: attachments ? (ref) => attachments.readBytes(ref.id) : undefined,
           setCurrentCall: (callId) => {
             active.currentCall = callId;
           },
@@ -276,6 +285,8 @@ export function createAgentService(deps: AgentServiceDeps) {
     /** Queues a turn. `done` resolves when it has finished (or was left parked at shutdown). */
     send(input: SendInput): { conversation_id: string; turn_id: string; position: number; done: Promise<TurnSummary> } {
       if (shuttingDown) throw new FermixError({ code: 'daemon_stopping', message: 'The daemon is stopping and takes no new messages.', hint: 'Start it again with `fermix daemon`, then resend.' });
+      // Before anything is written: a refused send must leave no conversation or turn behind.
+      const files = checkSendAttachments(attachments, input.attachment_ids, input.conversation_id);
       let conversationId = input.conversation_id;
       if (conversationId === undefined) {
         conversationId = randomUUID();
@@ -293,8 +304,13 @@ export function createAgentService(deps: AgentServiceDeps) {
         kind: input.kind ?? 'interactive',
         message: input.message,
         ...(input.cwd ? { cwd: input.cwd } : {}),
+        ...(files.length > 0 ? { attachments: files.map(toRef) } : {}),
       };
-      const turn = store.createTurn(randomUUID(), conversationId, options);
+      const turn = deps.db.transaction(() => {
+        const created = store.createTurn(randomUUID(), conversationId, options);
+        if (files.length > 0) attachments?.claim(files.map((file) => file.id), created.id);
+        return created;
+      });
       const position = queue.depth(conversationId);
       const done = schedule(turn, false);
       createTurnEmitter(deps.events, conversationId, turn.id, () => {}).emit('chat.turn_queued', { turn_id: turn.id, conversation_id: conversationId, position });

@@ -15,6 +15,7 @@ export function createChatHandlers(agent: AgentService, options: { events: Event
       const after = input.conversation_id ? latestSeq(input.conversation_id) : 0;
       const queued = agent.send({
         message: input.message,
+        attachment_ids: input.attachment_ids,
         conversation_id: input.conversation_id,
         create_if_missing: input.create_if_missing,
         title: input.title,

@@ -10,6 +10,7 @@ import { computerMethods } from './methods/computer.js';
 import { providerSettingsMethods } from './methods/provider-settings.js';
 import { settingsMethods } from './methods/settings.js';
 import { voiceMethods } from './methods/voice.js';
+import { attachmentMethods } from './methods/attachments.js';
 import type { MethodInput, MethodOutput, MethodParsedInput } from './define.js';
 
 /**
@@ -29,6 +30,7 @@ export const apiContract = {
   ...settingsMethods,
   ...computerMethods,
   ...voiceMethods,
+  ...attachmentMethods,
 };
 
 export type ApiContract = typeof apiContract;

@@ -24,6 +24,9 @@ import { computerUseState, createComputerHandlers, createComputerUseControl } fr
 import { createSettingsHandlers } from './settings-handlers.js';
 import { createProviderSettingsHandlers } from './provider-settings-handlers.js';
 import { createChatHistoryHandlers } from './chat-history-handlers.js';
+import { createAttachmentHandlers } from './attachment-handlers.js';
+import { createAttachmentSink } from './attachment-sink.js';
+import { createAttachmentStore } from '../store/attachments.js';
 import { homedir } from 'node:os';
 import { createKeychain } from '../secrets/keychain.js';
 import { applyCommandCapabilities } from '../sandbox/index.js';
@@ -90,6 +93,9 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     cleanups.unshift(() => db.close());
     mark('database');
     const conversations = createConversationStore(db);
+    const attachmentStore = createAttachmentStore({ db, home: paths.home });
+    const swept = attachmentStore.sweepStaged();
+    if (swept > 0) logger.info('unsent attachment uploads removed', { count: swept });
     const tools = await toolsStarting;
     cleanups.unshift(() => tools.shutdown());
     mark('tool_services');
@@ -101,7 +107,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       db,
       events,
       tools: builtinToolsFor(config),
-      services: tools.services,
+      services: { ...tools.services, attachments: createAttachmentSink({ store: attachmentStore, events }) },
       permissionMode: () => configReader().permissions.mode,
       onError: (message, error) => logger.error(message, { error: String(error) }),
     });
@@ -127,6 +133,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       config: configReader,
       services: () => capabilities.services,
       logger,
+      fermixHome: paths.home,
     });
     // Runs before the store closes: running turns are cancelled, parked turns stay parked for the next start.
     cleanups.unshift(() => agent.close());
@@ -172,6 +179,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       ...capabilities.handlers,
       ...createChatHandlers(agent, { events }),
       ...createChatHistoryHandlers({ db }),
+      ...createAttachmentHandlers({ store: attachmentStore, db, logger }),
       ...createComputerHandlers({ control: computerUse, config: configReader }),
       ...createSettingsHandlers({
         configFile: paths.config,

@@ -1,14 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import type { FermixConfig } from '../config/schema.js';
 import type { HomePaths } from '../config/home.js';
 import { FERMIX_VERSION } from '../core/version.js';
 import type { Keychain } from '../secrets/keychain.js';
 import { createCommandRunner, createDirectoryAccess, createJail, createSandbox, createSwappableSandbox, type SandboxEvent } from '../sandbox/index.js';
 import type { SandboxConfig } from '../sandbox/sandbox-config.js';
-import type { AttachmentSink, ReactionSink } from '../tools/tool-services.js';
+import type { ReactionSink } from '../tools/tool-services.js';
 import type { EventBus } from './event-bus.js';
 import type { Logger } from './logger.js';
 
@@ -22,7 +19,8 @@ export interface ToolServicesOptions {
 
 /**
  * Everything executors find in `context.services`: the sandbox (the only thing that spawns), the
- * folder-grant service, the chat's attachment and reaction ports, and the network/search settings.
+ * folder-grant service, the chat's reaction port, and the network/search settings (the attachment port,
+ * which needs the database, is added by the composition root: main/daemon/attachment-sink.ts).
  * Built once; the sandbox object keeps its identity and swaps its inside after a grant.
  */
 export async function createToolServices(options: ToolServicesOptions) {
@@ -62,26 +60,6 @@ export async function createToolServices(options: ToolServicesOptions) {
     onGranted: (_root, next) => sandbox.swap(makeSandbox(next.sandbox)),
   });
 
-  const attachmentsDir = join(paths.home, 'attachments');
-  const attachments: AttachmentSink = {
-    maxBytes: 25 * 1024 * 1024,
-    async send(attachment) {
-      const id = randomUUID();
-      const dir = join(attachmentsDir, attachment.conversationId);
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      writeFileSync(join(dir, `${id}-${attachment.filename.replace(/[/\\]/g, '_')}`), attachment.bytes, { mode: 0o600 });
-      events.emit(attachment.conversationId, 'chat.attachment', {
-        conversation_id: attachment.conversationId,
-        id,
-        filename: attachment.filename,
-        mime_type: attachment.mimeType,
-        kind: attachment.kind,
-        bytes: attachment.bytes.length,
-        caption: attachment.caption ?? null,
-      });
-      return { id };
-    },
-  };
   const reactions: ReactionSink = {
     supported: true,
     async react({ conversationId, emoji }) {
@@ -92,7 +70,7 @@ export async function createToolServices(options: ToolServicesOptions) {
   const services: Record<string, unknown> = {
     sandbox,
     directoryAccess,
-    attachments,
+    // `attachments` (send_attachment's port) is added by compose.ts: it needs the database, opened later.
     reactions,
     configFile: paths.config,
     net: { userAgent: `fermix/${FERMIX_VERSION}` },

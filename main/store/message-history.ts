@@ -2,6 +2,7 @@
  * Messages with their turn id, for the chat window (chat.history): the window groups tool cards and
  * per-turn tokens under the message that started each turn. Newest `limit` messages, oldest first.
  */
+import type { AttachmentRef } from './attachments.js';
 import type { Database } from './database.js';
 
 export interface HistoryMessage {
@@ -10,6 +11,8 @@ export interface HistoryMessage {
   content: string;
   created_at: string;
   turn_id: string | null;
+  /** A user message's files; set only when it has some. */
+  attachments?: AttachmentRef[];
 }
 
 export function createMessageHistory(db: Database) {
@@ -20,7 +23,21 @@ export function createMessageHistory(db: Database) {
         beforeId === undefined ? [conversationId, limit + 1] : [conversationId, beforeId, limit + 1],
       );
       const has_more = rows.length > limit;
-      return { messages: rows.slice(0, limit).reverse(), has_more };
+      const messages = rows.slice(0, limit).reverse();
+      // A turn's user message carries the uploads that turn claimed (attachments.turn_id, migration 3).
+      const files = new Map<string, AttachmentRef[]>();
+      if (messages.some((message) => message.role === 'user' && message.turn_id)) {
+        const refs = db.all<AttachmentRef & { turn_id: string }>(
+          "SELECT id, filename, mime_type, bytes, turn_id FROM attachments WHERE conversation_id = ? AND direction = 'in' AND turn_id IS NOT NULL ORDER BY created_at, rowid",
+          [conversationId],
+        );
+        for (const { turn_id, ...ref } of refs) files.set(turn_id, [...(files.get(turn_id) ?? []), ref]);
+      }
+      for (const message of messages) {
+        const attached = message.role === 'user' && message.turn_id ? files.get(message.turn_id) : undefined;
+        if (attached) message.attachments = attached;
+      }
+      return { messages, has_more };
     },
     conversationExists(conversationId: string): boolean {
       return db.get('SELECT 1 AS found FROM conversations WHERE id = ?', [conversationId]) !== undefined;

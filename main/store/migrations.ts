@@ -116,4 +116,26 @@ export const MIGRATIONS: Migration[] = [
       )`,
     ],
   },
+  {
+    version: 3,
+    name: 'chat attachments',
+    statements: [
+      // No foreign key to conversations: send_attachment may run under a conversation id that has no row
+      // (a CLI call), and its file must still be recorded.
+      `CREATE TABLE attachments (
+        id TEXT PRIMARY KEY,
+        conversation_id TEXT NOT NULL,
+        direction TEXT NOT NULL CHECK (direction IN ('in', 'out')),
+        filename TEXT NOT NULL,
+        mime_type TEXT NOT NULL,
+        bytes INTEGER NOT NULL,
+        path TEXT NOT NULL,
+        turn_id TEXT,
+        created_at TEXT NOT NULL
+      )`,
+      'CREATE INDEX attachments_by_conversation ON attachments (conversation_id, created_at)',
+      // An upload is staged (turn_id NULL) until a chat.send claims it; the sweep looks them up by this.
+      'CREATE INDEX attachments_by_turn ON attachments (turn_id)',
+    ],
+  },
 ];

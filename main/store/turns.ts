@@ -5,6 +5,7 @@
  * exact point where a parked turn stopped.
  */
 import { FermixError } from '../core/errors.js';
+import type { AttachmentRef } from './attachments.js';
 import type { Database } from './database.js';
 
 export const TURN_STATUSES = ['queued', 'running', 'parked', 'completed', 'partial', 'failed', 'stopped', 'interrupted'] as const;
@@ -23,7 +24,8 @@ export interface StoredToolCall {
 
 /** What the loop replays to the model; `messages.content` keeps the human-readable text. */
 export type StoredMessage =
-  | { role: 'user'; text: string }
+  /** `attachments`: the files the person sent with it (bytes stay in the attachments store, read by id). */
+  | { role: 'user'; text: string; attachments?: AttachmentRef[] }
   | { role: 'assistant'; text: string; toolCalls: StoredToolCall[]; partial?: boolean }
   | { role: 'tool'; callId: string; name: string; text: string; isError: boolean; images?: StoredImage[] };
 
@@ -36,6 +38,8 @@ export interface TurnOptions {
   kind: 'interactive' | 'subagent' | 'job';
   /** The user's message, kept until the turn starts and writes it to the history. */
   message?: string;
+  /** Its attachments (claimed at send), kept with it so a queued or parked turn still has them. */
+  attachments?: AttachmentRef[];
 }
 
 export interface TurnRow {

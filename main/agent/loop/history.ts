@@ -8,6 +8,7 @@
  */
 import type { ModelMessage, ToolResultPart } from 'ai';
 import type { StoredImage, StoredMessage } from '../../store/turns.js';
+import { userMessageParts, type AttachmentConvertOptions } from './user-attachments.js';
 
 export interface HistoryRepair {
   kind: 'missing_result' | 'orphan_result' | 'duplicate_result';
@@ -58,7 +59,7 @@ export function checkHistory(messages: readonly StoredMessage[]): { messages: St
   return { messages: out, repairs };
 }
 
-export interface ConvertOptions {
+export interface ConvertOptions extends AttachmentConvertOptions {
   /** Anthropic takes images inside tool results; chat-completions providers get them in a user message. */
   imagesInToolResults: boolean;
   acceptsImages: boolean;
@@ -87,7 +88,8 @@ export function toModelMessages(messages: readonly StoredMessage[], options: Con
   for (const message of messages) {
     if (message.role !== 'tool') flushImages();
     if (message.role === 'user') {
-      out.push({ role: 'user', content: message.text });
+      const files = message.attachments ?? [];
+      out.push({ role: 'user', content: files.length > 0 ? userMessageParts(message.text, files, options) : message.text });
     } else if (message.role === 'assistant') {
       const content: ({ type: 'text'; text: string } | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown })[] = [];
       if (message.text) content.push({ type: 'text', text: message.text });

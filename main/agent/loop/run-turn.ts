@@ -16,6 +16,7 @@ import { createLoopDetector } from './loop-detector.js';
 import { callModel, type ModelToolCall, type ProviderHandle, type RetryPolicy } from './model-call.js';
 import { dispatchCall, skipCall, type DispatchContext } from './tool-dispatch.js';
 import type { TurnEmitter } from './turn-events.js';
+import type { ReadAttachment } from './user-attachments.js';
 
 /** Reference §2.1: interactive, subagent and scheduled-job turns all get 100 iterations. */
 export const ITERATION_CAPS = { interactive: 100, subagent: 100, job: 100 } as const;
@@ -43,6 +44,8 @@ export interface RunTurnInput {
   onHistoryRepair(message: string): void;
   /** The pause hold point (turn-hold.ts): called before every model call and every tool call. */
   checkpoint?(): Promise<void>;
+  /** Bytes of a user message's attachment (the attachments store); absent: files become notes. */
+  readAttachment?: ReadAttachment;
 }
 
 export interface TurnOutcome {
@@ -169,7 +172,7 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
         messagesFor: (handle) => {
           let messages = modelMessages.get(handle);
           if (!messages) {
-            messages = toModelMessages(checked.messages, { imagesInToolResults: handle.provider.type === 'anthropic', acceptsImages: handle.acceptsImages });
+            messages = toModelMessages(checked.messages, { imagesInToolResults: handle.provider.type === 'anthropic', acceptsImages: handle.acceptsImages, providerType: handle.provider.type, readAttachment: input.readAttachment });
             modelMessages.set(handle, messages);
           }
           return messages;

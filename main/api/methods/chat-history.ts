@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineMethod } from '../define.js';
+import { attachmentRefSchema } from './attachments.js';
 
 /** A stored message with the turn that wrote it (null for messages written outside a turn). */
 export const historyMessageSchema = z.object({
@@ -8,6 +9,8 @@ export const historyMessageSchema = z.object({
   content: z.string(),
   created_at: z.string(),
   turn_id: z.string().nullable(),
+  /** A user message's files (attachments.get reads one); absent when it has none. */
+  attachments: z.array(attachmentRefSchema).optional(),
 });
 
 export const chatHistoryMethods = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineMethod } from '../define.js';
+import { attachmentId } from './attachments.js';
 
 const wireError = z.object({ code: z.string(), message: z.string(), hint: z.string() });
 
@@ -59,7 +60,10 @@ export const chatMethods = {
   'chat.send': defineMethod({
     description: 'Send a message: queues a turn (FIFO per conversation) and returns its ids; with wait, answers when the turn has finished. Progress arrives as chat.* events on the conversation stream.',
     input: z.object({
-      message: z.string().trim().min(1).max(100_000),
+      /** May be empty only when the message carries attachments. */
+      message: z.string().trim().max(100_000),
+      /** Files stored with attachments.upload in this conversation (at most 10: attachment_too_many). */
+      attachment_ids: z.array(attachmentId).max(100).optional(),
       conversation_id: conversationId.optional(),
       /** Create the conversation under conversation_id when it does not exist. */
       create_if_missing: z.boolean().default(false),
@@ -70,7 +74,7 @@ export const chatMethods = {
       /** False when nobody can answer an approval card (a piped `fermix ask`): `ask` becomes a denial. */
       interactive: z.boolean().default(true),
       wait: z.boolean().default(false),
-    }).strict(),
+    }).strict().refine((input) => input.message.length > 0 || (input.attachment_ids?.length ?? 0) > 0, { message: 'Write a message or attach a file', path: ['message'] }),
     output: z.object({
       conversation_id: z.string(),
       turn_id: z.string(),

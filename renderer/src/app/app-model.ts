@@ -2,6 +2,7 @@ import type { StoreApi } from 'zustand/vanilla';
 import { createClient, type ApiClient } from '../api/client.js';
 import type { AppTransport } from '../api/transport.js';
 import { createAuditStore, type AuditState } from '../features/audit/store.js';
+import { createAttachmentsStore, type AttachmentsState } from '../features/chat/attachments/attachment-store.js';
 import { createChatStore, type ChatState } from '../features/chat/store.js';
 import { createThreadStore, type ThreadState } from '../features/chat/thread-store.js';
 import { connectionPhase, createConnectionStore, type ConnectionState } from '../features/connection/store.js';
@@ -15,6 +16,8 @@ export interface AppModel {
   connection: StoreApi<ConnectionState>;
   chat: StoreApi<ChatState>;
   thread: StoreApi<ThreadState>;
+  /** The composer's pending files and the bytes of stored attachments (attachments.get). */
+  attachments: StoreApi<AttachmentsState>;
   providers: StoreApi<ProvidersState>;
   controls: StoreApi<ControlsState>;
   settings: StoreApi<SettingsState>;
@@ -47,6 +50,7 @@ export function createAppModel(transport: AppTransport): AppModel {
   const settings = createSettingsStore(client);
   const audit = createAuditStore(client);
   const voice = createVoiceStore(client);
+  const attachments = createAttachmentsStore(client);
   // The thread and the list need each other (a first message creates a conversation; selecting one opens
   // its thread): the list is created first and the thread reaches it through this late-bound reference.
   const late: { chat?: StoreApi<ChatState> } = {};
@@ -108,6 +112,7 @@ export function createAppModel(transport: AppTransport): AppModel {
     connection,
     chat,
     thread,
+    attachments,
     providers,
     controls,
     settings,

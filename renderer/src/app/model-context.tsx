@@ -1,6 +1,7 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { AuditState } from '../features/audit/store.js';
+import type { AttachmentsState } from '../features/chat/attachments/attachment-store.js';
 import type { ChatState } from '../features/chat/store.js';
 import type { ThreadState } from '../features/chat/thread-store.js';
 import type { ConnectionState } from '../features/connection/store.js';
@@ -30,6 +31,9 @@ export function useChat<T>(selector: (state: ChatState) => T): T {
 }
 export function useThread<T>(selector: (state: ThreadState) => T): T {
   return useStore(useModel().thread, selector);
+}
+export function useAttachments<T>(selector: (state: AttachmentsState) => T): T {
+  return useStore(useModel().attachments, selector);
 }
 export function useProviders<T>(selector: (state: ProvidersState) => T): T {
   return useStore(useModel().providers, selector);

@@ -9,6 +9,9 @@ const PATHS = {
   file: 'M7 3h7l5 5v11a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2Zm7 0v5h5',
   image: 'M5 4h14a1 1 0 0 1 1 1v14a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V5a1 1 0 0 1 1-1Zm0 12 4.5-4.5 3 3L15 12l4 4M15.5 8.5h.01',
   warning: 'M12 4 2.5 20h19L12 4Zm0 6v4m0 3h.01',
+  paperclip: 'm20 11.5-8.1 8.1a5 5 0 0 1-7.1-7.1l8.5-8.5a3.3 3.3 0 0 1 4.7 4.7l-8.5 8.5a1.7 1.7 0 0 1-2.4-2.4l7.8-7.8',
+  download: 'M12 4v11m0 0-4.5-4.5M12 15l4.5-4.5M5 19h14',
+  close: 'M6 6l12 12M18 6 6 18',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -1,5 +1,8 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { useThread } from '../../app/model-context.js';
+import { useAttachments, useThread } from '../../app/model-context.js';
+import { AttachButton } from './attachments/attach-button.js';
+import { PendingFiles } from './attachments/pending-files.js';
+import { useFileDrop } from './attachments/use-file-drop.js';
 import { VoiceButton } from '../voice/voice-button.js';
 import { SLASH_COMMANDS } from './slash-commands.js';
 import { activeTurn } from './thread/thread-types.js';
@@ -14,6 +17,10 @@ export function Composer({ conversationId, disabled, onOpenSettings }: { convers
   const sending = useThread((state) => state.sending);
   const running = useThread((state) => activeTurn(state.thread) !== null);
   const [text, setText] = useState('');
+  const pendingFiles = useAttachments((state) => state.pending.length);
+  const addFiles = useAttachments((state) => state.add);
+  const takeFiles = useAttachments((state) => state.take);
+  const drop = useFileDrop(disabled);
   const box = useRef<HTMLTextAreaElement | null>(null);
   const hintId = useId();
 
@@ -31,9 +38,11 @@ export function Composer({ conversationId, disabled, onOpenSettings }: { convers
 
   const send = () => {
     const value = text.trim();
-    if (!value || disabled) return;
+    if ((!value && pendingFiles === 0) || disabled) return;
     setText('');
-    void submit(value);
+    // A slash command leaves the attached files for the next message.
+    const isCommand = value.startsWith('/') && !value.startsWith('//');
+    void submit(value, isCommand ? [] : takeFiles());
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -51,8 +60,9 @@ export function Composer({ conversationId, disabled, onOpenSettings }: { convers
 
   return (
     <form
-      className="composer"
+      className={drop.dragging ? 'composer composer-dropping' : 'composer'}
       aria-label="Write a message"
+      {...drop.dropTarget}
       onSubmit={(event) => {
         event.preventDefault();
         send();
@@ -67,13 +77,16 @@ export function Composer({ conversationId, disabled, onOpenSettings }: { convers
           ))}
         </ul>
       )}
+      <PendingFiles />
       <div className="composer-row">
+        <AttachButton onFiles={addFiles} disabled={disabled} />
         <textarea
           ref={box}
           value={text}
           rows={1}
           onChange={(event) => setText(event.target.value)}
           onKeyDown={onKeyDown}
+          onPaste={drop.onPaste}
           placeholder={disabled ? 'Choose a model first' : conversationId ? 'Message Fermix' : 'Message Fermix to start a new conversation'}
           aria-label="Message"
           aria-describedby={hintId}
@@ -95,12 +108,12 @@ export function Composer({ conversationId, disabled, onOpenSettings }: { convers
             Stop
           </button>
         ) : null}
-        <button type="submit" className="primary" disabled={disabled || sending || !text.trim()} aria-label="Send message (Enter)">
+        <button type="submit" className="primary" disabled={disabled || sending || (!text.trim() && pendingFiles === 0)} aria-label="Send message (Enter)">
           Send
         </button>
       </div>
       <p id={hintId} className="composer-hint muted small">
-        Enter sends · Shift+Enter new line · Esc stops · / for commands
+        Enter sends · Shift+Enter new line · Esc stops · / for commands · drop or paste files to attach
       </p>
     </form>
   );

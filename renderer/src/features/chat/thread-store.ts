@@ -3,6 +3,8 @@ import type { EventEnvelope } from '../../../../main/api/events.js';
 import type { WireError } from '../../../../main/core/errors.js';
 import type { ApiClient } from '../../api/client.js';
 import { toWireError } from '../connection/store.js';
+import { localAttachment, type PendingFile } from './attachments/attachment-types.js';
+import { discardUploads, uploadFiles } from './attachments/upload.js';
 import { messageText, parseSlashCommand, SLASH_COMMANDS, type SlashCommand } from './slash-commands.js';
 import { applyThreadEvent, approvalFromCard } from './thread/apply-event.js';
 import { buildThread, matchMessagesToTurns } from './thread/build-thread.js';
@@ -29,8 +31,8 @@ export interface ThreadState {
   open(conversationId: string | null): Promise<void>;
   reload(): Promise<void>;
   applyEvent(event: EventEnvelope): void;
-  /** A message, or a slash command (handled here, never sent to the model). */
-  submit(input: string): Promise<void>;
+  /** A message, or a slash command (handled here, never sent to the model). Files go up first (attachments/upload.ts). */
+  submit(input: string, files?: readonly PendingFile[]): Promise<void>;
   stop(): Promise<void>;
   /** Reads the page of messages before the oldest one shown (the "Show earlier messages" row). */
   loadEarlier(): Promise<void>;
@@ -245,22 +247,30 @@ export function createThreadStore(deps: ThreadDeps): StoreApi<ThreadState> {
         if (event.type === 'chat.turn_started') fillUserTexts();
       },
 
-      async submit(input) {
+      async submit(input, files = []) {
         const command = parseSlashCommand(input);
         if (command) return runCommand(command);
         const text = messageText(input);
-        if (!text) return;
+        if (!text && files.length === 0) return;
         set({ sending: true });
         try {
           let conversationId: string | null | undefined = get().conversationId;
-          if (!conversationId) conversationId = await deps.createConversation(titleFrom(text));
+          if (!conversationId) conversationId = await deps.createConversation(titleFrom(text || files[0].name));
           await opening;
           if (!conversationId || get().thread?.conversationId !== conversationId) return;
           const key = `local:${++localCounter}`;
-          update((thread) => ({ ...thread, items: [...thread.items, { kind: 'user', key, turnId: null, text, time: new Date().toISOString(), reaction: null, pending: true, failed: null }] }));
+          const attachments = files.length > 0 ? { attachments: files.map(localAttachment) } : {};
+          update((thread) => ({ ...thread, items: [...thread.items, { kind: 'user', key, turnId: null, text, time: new Date().toISOString(), reaction: null, pending: true, failed: null, ...attachments }] }));
           try {
-            const sent = await client.call('chat.send', { message: text, conversation_id: conversationId });
+            const uploaded = await uploadFiles(client, conversationId, files);
+            const ids = uploaded.length > 0 ? { attachment_ids: uploaded.map((each) => each.id) } : {};
+            const sent = await client.call('chat.send', { message: text, conversation_id: conversationId, ...ids }).catch(async (error: unknown) => {
+              await discardUploads(client, uploaded);
+              throw error;
+            });
             mapItems((item) => (item.key === key && item.kind === 'user' && item.turnId === null ? { ...item, turnId: sent.turn_id, pending: false } : item));
+            // By key alone: chat.turn_queued may have bound the item to its turn before this answer came.
+            if (uploaded.length > 0) mapItems((item) => (item.key === key && item.kind === 'user' ? { ...item, attachments: item.attachments?.map((each, index) => ({ ...each, id: uploaded[index]?.id ?? null })) } : item));
             update((thread) => (thread.turns[sent.turn_id] ? thread : { ...thread, turns: { ...thread.turns, [sent.turn_id]: 'queued' } }));
           } catch (error) {
             mapItems((item) => (item.key === key && item.kind === 'user' ? { ...item, pending: false, failed: toWireError(error) } : item));

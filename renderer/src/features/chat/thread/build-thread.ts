@@ -7,6 +7,7 @@
  * created at or before it. Older messages (beyond the turn list) stay plain.
  */
 import type { EventEnvelope } from '../../../../../main/api/events.js';
+import { storedAttachments } from '../attachments/attachment-types.js';
 import { applyThreadEvent, approvalFromCard } from './apply-event.js';
 import { FINISHED, type PendingApproval, type PendingDirectory, type StoredMessage, type Thread, type ThreadItem, type TurnStatus, type TurnSummary } from './thread-types.js';
 
@@ -122,7 +123,7 @@ export function buildThread(snapshot: ThreadSnapshot): Thread {
       if (turn) seen.add(turn.turn_id);
       // A message of a turn beyond the snapshot's window still names its turn (chat.history).
       const turnId = turn?.turn_id ?? message.turn_id ?? null;
-      items.push({ kind: 'user', key: turnId ? `u:${turnId}` : `m:${message.id}`, turnId, text: message.content, time: message.created_at, reaction: null, pending: false, failed: null });
+      items.push({ kind: 'user', key: turnId ? `u:${turnId}` : `m:${message.id}`, turnId, text: message.content, time: message.created_at, reaction: null, pending: false, failed: null, attachments: storedAttachments(message.attachments) });
       continue;
     }
     if (current && rebuild.has(current.turn_id)) continue;

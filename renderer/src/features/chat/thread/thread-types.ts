@@ -1,5 +1,6 @@
 import type { OutputOf } from '../../../../../main/api/contract.js';
 import type { WireError } from '../../../../../main/core/errors.js';
+import type { MessageAttachment } from '../attachments/attachment-types.js';
 
 export type TurnSummary = OutputOf<'chat.turns'>['turns'][number];
 /** A stored message; `turn_id` is known from chat.history, absent from the older conversations.get. */
@@ -32,7 +33,7 @@ export type DirectoryState = 'pending' | 'answering' | 'granted' | 'denied' | 'e
 /** One row of the conversation. `key` is stable for the row's life (the list measures rows by it). */
 export type ThreadItem =
   /** `text` null: a turn sent from elsewhere whose message is still being fetched, or one still queued. */
-  | { kind: 'user'; key: string; turnId: string | null; text: string | null; time: string; reaction: string | null; pending: boolean; failed: WireError | null }
+  | { kind: 'user'; key: string; turnId: string | null; text: string | null; time: string; reaction: string | null; pending: boolean; failed: WireError | null; attachments?: MessageAttachment[] }
   | { kind: 'assistant'; key: string; turnId: string; text: string; streaming: boolean }
   | {
       kind: 'tool';
