@@ -30,7 +30,7 @@ export function ConversationView() {
       <div className="empty-state">
         <h2>{selectedId ? 'Nothing here yet' : 'Ask Fermix anything'}</h2>
         <p className="muted">Type below and press Enter. Fermix asks before it runs anything that needs your approval.</p>
-        <p className="muted small">Commands: <code>/stop</code> <code>/pause</code> <code>/resume</code> <code>/new</code> <code>/confirm TOKEN</code> <code>/deny TOKEN</code> · <code>/help</code></p>
+        <p className="muted small">Commands: <code>/stop</code> <code>/pause</code> <code>/resume</code> <code>/pause turn</code> <code>/new</code> <code>/confirm TOKEN</code> <code>/deny TOKEN</code> · <code>/help</code></p>
       </div>
     );
   }
