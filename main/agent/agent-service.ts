@@ -9,7 +9,7 @@ import type { ApprovalQueue, CapabilityRegistry, Invoker } from '../core/capabil
 import type { FermixConfig } from '../config/schema.js';
 import { FermixError, type WireError } from '../core/errors.js';
 import type { Database } from '../store/database.js';
-import { FINISHED_STATUSES, createTurnStore, type TurnOptions, type TurnRow } from '../store/turns.js';
+import { FINISHED_STATUSES, createTurnStore, type TurnOptions, type TurnRow, type TurnStore } from '../store/turns.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './loop/model-call.js';
 import { ITERATION_CAPS, outcomeError, runTurn, type TurnOutcome } from './loop/run-turn.js';
 import { createTurnEmitter, type EventSink, type TurnEmitter } from './loop/turn-events.js';
@@ -153,7 +153,10 @@ export function createAgentService(deps: AgentServiceDeps) {
   });
 
   function summary(turnId: string, text = ''): TurnSummary {
-    const row = store.getTurn(turnId);
+    return summaryOf(store.getTurn(turnId), text);
+  }
+
+  function summaryOf(row: TurnRow, text: string): TurnSummary {
     return {
       turn_id: row.id,
       conversation_id: row.conversation_id,
@@ -347,6 +350,14 @@ export function createAgentService(deps: AgentServiceDeps) {
       const row = store.getTurn(turnId);
       if (FINISHED_STATUSES.has(row.status)) return Promise.resolve(summary(turnId, lastAnswer(turnId, row.conversation_id)));
       return new Promise((resolve) => waiters.set(turnId, [...(waiters.get(turnId) ?? []), resolve]));
+    },
+    /** chat.turns: a conversation's newest turns (oldest first) with their tool calls, in three queries. */
+    turnsOf(conversationId: string, limit: number): (TurnSummary & { created_at: string; finished_at: string | null; tool_calls: ReturnType<TurnStore['toolCalls']> })[] {
+      const rows = store.listTurns(conversationId, limit);
+      const ids = rows.map((row) => row.id);
+      const answers = store.lastAnswers(conversationId, ids);
+      const calls = store.toolCallsOf(ids);
+      return rows.map((row) => ({ ...summaryOf(row, answers.get(row.id) ?? ''), created_at: row.created_at, finished_at: row.finished_at, tool_calls: calls.get(row.id) ?? [] }));
     },
     turn(turnId: string): TurnSummary {
       const row = store.getTurn(turnId);

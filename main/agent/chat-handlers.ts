@@ -32,14 +32,7 @@ export function createChatHandlers(agent: AgentService, options: { events: Event
     'chat.pause': (input) => agent.pauseTurn(input.conversation_id),
     'chat.resume': (input) => agent.resumeTurn(input.conversation_id),
     'chat.turn': async (input) => (input.wait ? agent.wait(input.turn_id) : agent.turn(input.turn_id)),
-    'chat.turns': (input) => ({
-      turns: agent.store.listTurns(input.conversation_id, input.limit).map((row) => ({
-        ...agent.turn(row.id),
-        created_at: row.created_at,
-        finished_at: row.finished_at,
-        tool_calls: agent.store.toolCalls(row.id),
-      })),
-    }),
+    'chat.turns': (input) => ({ turns: agent.turnsOf(input.conversation_id, input.limit) }),
     'providers.list': async () => {
       const providers = agent.providers.list();
       // The local default is offered only when nothing is configured (issue 4 item 1).

@@ -216,6 +216,28 @@ export function createTurnStore(db: Database, now: () => Date = () => new Date()
         fields.status, fields.error_code ?? null, fields.text.slice(0, PREVIEW_CHARS), fields.duration_ms, time(), turnId, callId,
       ]);
     },
+    /** Tool calls of many turns in one query (chat.turns of a long conversation): turn id → calls in order. */
+    toolCallsOf(turnIds: readonly string[]): Map<string, ToolCallRow[]> {
+      const out = new Map<string, ToolCallRow[]>(turnIds.map((id) => [id, []]));
+      if (turnIds.length === 0) return out;
+      const rows = db.all<ToolCallRow & { turn_id: string; args: string }>(
+        `SELECT turn_id, call_id, requested_name, name, args, status, error_code, result_preview, duration_ms FROM tool_calls WHERE turn_id IN (${turnIds.map(() => '?').join(',')}) ORDER BY id`,
+        [...turnIds],
+      );
+      for (const { turn_id: turnId, ...row } of rows) out.get(turnId)?.push({ ...row, args: JSON.parse(row.args) as unknown });
+      return out;
+    },
+    /** The last non-empty answer of each turn in one query: turn id → text (absent when it has none). */
+    lastAnswers(conversationId: string, turnIds: readonly string[]): Map<string, string> {
+      const out = new Map<string, string>();
+      if (turnIds.length === 0) return out;
+      const rows = db.all<{ turn_id: string; content: string }>(
+        `SELECT turn_id, content FROM messages WHERE conversation_id = ? AND role = 'assistant' AND content != '' AND turn_id IN (${turnIds.map(() => '?').join(',')}) ORDER BY id`,
+        [conversationId, ...turnIds],
+      );
+      for (const row of rows) out.set(row.turn_id, row.content);
+      return out;
+    },
     toolCalls(turnId: string): ToolCallRow[] {
       return db.all<ToolCallRow & { args: string }>('SELECT call_id, requested_name, name, args, status, error_code, result_preview, duration_ms FROM tool_calls WHERE turn_id = ? ORDER BY id', [turnId])
         .map((row) => ({ ...row, args: JSON.parse(row.args) as unknown }));
