@@ -1,16 +1,7 @@
 /** Numbers as people read them in the chat and the audit list. */
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
-}
+/** One wording for sizes everywhere: the chips, the audit list and the daemon's own errors. */
+export { formatFileSize as formatBytes } from '../../../main/api/attachment-rules.js';
 
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
