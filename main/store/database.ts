@@ -14,6 +14,10 @@ export interface Database {
   get<T = Row>(sql: string, params?: SqlValue[] | Record<string, SqlValue>): T | undefined;
   transaction<T>(work: () => T): T;
   schemaVersion(): number;
+  /** Copies the WAL back into the database file (the only step that fsyncs); normally runs when idle. */
+  checkpoint(): void;
+  /** `wal` when write-ahead logging is on (the normal case), else SQLite's journal mode. */
+  readonly journalMode: string;
   close(): void;
   readonly file: string;
 }
@@ -24,7 +28,12 @@ export interface OpenOptions {
    * directory that a SIGKILL leaves behind; only the lock holder may decide it is stale and remove it.
    */
   ownsDaemonLock: boolean;
+  /** Checkpoint once no write has happened for this long (default 2 s), or sooner when the WAL is big. */
+  idleCheckpointMs?: number;
 }
+
+/** A WAL this big is written back even while writes keep coming, so it (and recovery) stays small. */
+const WAL_CHECKPOINT_BYTES = 4 * 1024 * 1024;
 
 export function openDatabase(file: string, options: OpenOptions): Database {
   const lockDir = `${file}.lock`;
@@ -32,9 +41,22 @@ export function openDatabase(file: string, options: OpenOptions): Database {
     rmSync(lockDir, { recursive: true, force: true });
   }
   let db: SqliteDatabase;
+  let journalMode: string;
+  // A brand-new file has nothing to lose: its switch to WAL (a rollback-journal write of page 1)
+  // runs unsynced, so a fresh home's migrations cost one fsync (the WAL header) instead of three.
+  const fresh = !existsSync(file) || statSync(file).size === 0;
   try {
     db = new sqlite.Database(file);
-    db.exec('PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL;');
+    // The daemon is the only process that opens the database. With this WASM build WAL works only
+    // under an exclusive lock set first (STACK.md); WAL + synchronous NORMAL makes a commit cost no
+    // fsync (only checkpoints sync), and a process kill loses nothing committed: the WAL is replayed.
+    // synchronous before journal_mode: on a fresh file the switch to WAL is itself a write.
+    db.exec(`PRAGMA locking_mode = EXCLUSIVE; PRAGMA synchronous = ${fresh ? 'OFF' : 'NORMAL'}`);
+    journalMode = String((db.get('PRAGMA journal_mode = WAL') as { journal_mode?: string } | null)?.journal_mode ?? 'unknown');
+    db.exec('PRAGMA synchronous = NORMAL');
+    // Checkpoints are ours (scheduleCheckpoints): SQLite's automatic one would fsync inside whatever
+    // commit crossed the threshold, i.e. on the hot path of a tool call or a turn step.
+    db.exec('PRAGMA wal_autocheckpoint = 0; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
   } catch (error) {
     throw new FermixError({
       code: 'database_unavailable',
@@ -43,17 +65,55 @@ export function openDatabase(file: string, options: OpenOptions): Database {
       cause: error,
     });
   }
-  const wrapper = wrap(db, file);
+  const wrapper = wrap(db, file, journalMode, options.idleCheckpointMs ?? 2_000);
   migrate(wrapper);
   return wrapper;
 }
 
-function wrap(db: SqliteDatabase, file: string): Database {
+function wrap(db: SqliteDatabase, file: string, journalMode: string, idleCheckpointMs: number): Database {
   let depth = 0;
+  let dirty = false;
+  let lastWrite = 0;
+  let writesSinceSizeCheck = 0;
+  let timer: ReturnType<typeof setInterval> | undefined;
+
+  const checkpoint = () => {
+    if (!db.isOpen || db.inTransaction) return;
+    dirty = false;
+    if (journalMode === 'wal') db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  };
+  const walBytes = () => {
+    try {
+      return statSync(`${file}-wal`).size;
+    } catch {
+      return 0;
+    }
+  };
+  // Called after every commit (autocommit statement or transaction). Cheap: a clock read, and a stat
+  // of the WAL every 64 writes. The timer is unref'd so it never keeps a process alive.
+  const wrote = () => {
+    dirty = true;
+    lastWrite = Date.now();
+    writesSinceSizeCheck += 1;
+    if (writesSinceSizeCheck >= 64) {
+      writesSinceSizeCheck = 0;
+      if (walBytes() > WAL_CHECKPOINT_BYTES) setImmediate(checkpoint);
+    }
+    if (timer === undefined && journalMode === 'wal') {
+      timer = setInterval(() => {
+        if (dirty && Date.now() - lastWrite >= idleCheckpointMs) checkpoint();
+      }, Math.max(50, Math.floor(idleCheckpointMs / 2)));
+      timer.unref();
+    }
+  };
+  const isWrite = (sql: string) => !/^\s*(SELECT|WITH\s[\s\S]*?\bSELECT)\b/i.test(sql);
+
   return {
     file,
+    journalMode,
     run(sql, params) {
       const result = db.run(sql, params as never);
+      if (depth === 0 && isWrite(sql)) wrote();
       return { changes: result.changes, lastInsertRowid: Number(result.lastInsertRowid) };
     },
     all(sql, params) {
@@ -70,6 +130,7 @@ function wrap(db: SqliteDatabase, file: string): Database {
       try {
         const result = work();
         db.exec('COMMIT');
+        wrote();
         return result;
       } catch (error) {
         if (db.inTransaction) db.exec('ROLLBACK');
@@ -82,29 +143,37 @@ function wrap(db: SqliteDatabase, file: string): Database {
       const row = db.get('SELECT MAX(version) AS version FROM schema_migrations') as { version: number | null } | null;
       return row?.version ?? 0;
     },
+    checkpoint,
     close() {
+      if (timer !== undefined) clearInterval(timer);
+      timer = undefined;
+      // Closing the last connection checkpoints the WAL and removes it.
       if (db.isOpen) db.close();
     },
   };
 }
 
-/** Applies pending migrations in order, each in its own transaction, recording its version. */
+/**
+ * Applies pending migrations in order, all in ONE transaction: on a fresh home that is one commit
+ * instead of one per migration, and a failure leaves the schema exactly as it was.
+ */
 function migrate(db: Database): void {
-  db.run('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
-  const current = db.schemaVersion();
-  const newest = MIGRATIONS.at(-1)?.version ?? 0;
-  if (current > newest) {
-    throw new FermixError({
-      code: 'database_too_new',
-      message: `The database ${db.file} has schema version ${current}, newer than this Fermix knows (${newest}).`,
-      hint: 'Upgrade Fermix to the version that last used this home, or point FERMIX_HOME elsewhere.',
-    });
-  }
-  for (const migration of MIGRATIONS) {
-    if (migration.version <= current) continue;
-    db.transaction(() => {
+  db.transaction(() => {
+    db.run('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    const current = db.schemaVersion();
+    const newest = MIGRATIONS.at(-1)?.version ?? 0;
+    if (current > newest) {
+      throw new FermixError({
+        code: 'database_too_new',
+        message: `The database ${db.file} has schema version ${current}, newer than this Fermix knows (${newest}).`,
+        hint: 'Upgrade Fermix to the version that last used this home, or point FERMIX_HOME elsewhere.',
+      });
+    }
+    const appliedAt = new Date().toISOString();
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= current) continue;
       for (const statement of migration.statements) db.run(statement);
-      db.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [migration.version, migration.name, new Date().toISOString()]);
-    });
-  }
+      db.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [migration.version, migration.name, appliedAt]);
+    }
+  });
 }
