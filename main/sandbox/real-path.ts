@@ -54,7 +54,15 @@ export function resolveRealPath(input: string, baseDir: string): RealPathResult 
     }
     hops += 1;
     if (hops > MAX_SYMLINK_HOPS) return { ok: false, reason: 'too_many_symlinks', at: next };
-    const target = readlinkSync(next);
+    let target: string;
+    try {
+      target = readlinkSync(next);
+    } catch {
+      // Replaced between lstat and readlink (something is renaming it): look at it again. The hop
+      // already counted bounds the retries, so a path that keeps changing ends as too_many_symlinks.
+      pending.unshift(name);
+      continue;
+    }
     if (path.isAbsolute(target)) current = '/';
     pending = [...splitComponents(target), ...pending];
   }

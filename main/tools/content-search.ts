@@ -4,7 +4,7 @@ import type { Executor } from '../core/capabilities/capability.js';
 import { FermixError, isFermixError } from '../core/errors.js';
 import { createLineMatcher, MatchTimeout } from './content-matcher.js';
 import { defineBuiltin } from './define-builtin.js';
-import { looksBinary, openForRead } from './fs-atomic.js';
+import { looksBinary, openForRead, type PathGate } from './fs-atomic.js';
 import { skipGitUnlessNamed, walkFiles, type WalkEntry, type WalkStats } from './fs-walk.js';
 import { pathContext, servicesOf, stringArg } from './tool-services.js';
 
@@ -73,7 +73,7 @@ const executeContentSearch: Executor = async (args, context) => {
       if (Date.now() > deadline) throw new MatchTimeout('deadline');
       const decision = sandbox.policy.decide(entry.path, 'read', checkContext);
       if (!decision.allowed) continue;
-      const bytes = await readCandidate(decision.realPath as string, skipped);
+      const bytes = await readCandidate(decision.realPath as string, { policy: sandbox.policy, context: checkContext }, skipped);
       if (bytes === undefined) continue;
       const found = await matcher.match(bytes, max - matches.length + 1, deadline);
       for (const [line, text] of found) {
@@ -110,17 +110,19 @@ async function* single(file: string): AsyncGenerator<WalkEntry> {
   yield { path: file, rel: '', symlink: false };
 }
 
-/** The file's bytes, or undefined for binary (NUL in the first 4 KiB), oversized or unreadable files. */
-async function readCandidate(real: string, skipped: { binary: number; large: number }): Promise<Buffer | undefined> {
-  let handle;
+/**
+ * The file's bytes, or undefined for binary (NUL in the first 4 KiB), oversized, unreadable or
+ * non-regular files: a FIFO or socket (reached through a symlink) is skipped without blocking.
+ */
+async function readCandidate(real: string, gate: PathGate, skipped: { binary: number; large: number }): Promise<Buffer | undefined> {
+  let opened;
   try {
-    handle = await openForRead(real);
+    opened = await openForRead(real, gate);
   } catch {
     return undefined;
   }
+  const { handle, stat } = opened;
   try {
-    const stat = await handle.stat();
-    if (!stat.isFile()) return undefined;
     if (stat.size > MAX_SEARCH_FILE_BYTES) {
       skipped.large += 1;
       return undefined;

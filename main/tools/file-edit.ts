@@ -27,21 +27,21 @@ const executeFileEdit: Executor = async (args, context) => {
     throw new FermixError({ code: 'invalid_arguments', message: 'file_edit needs `new_string` as a string ("" deletes old_string).', hint: 'Call file_edit again with new_string set.', data: { field: 'new_string' } });
   }
   const { sandbox } = servicesOf(context, 'sandbox');
-  const real = sandbox.policy.checkWrite(input, pathContext(context, sandbox));
+  const gate = { policy: sandbox.policy, context: pathContext(context, sandbox) };
+  const real = sandbox.policy.checkWrite(input, gate.context);
   let before: Buffer;
   let mode: number;
   try {
-    const handle = await openForRead(real);
+    // Read under the write check: what is read here is what gets rewritten.
+    const { handle, stat } = await openForRead(real, gate, 'write');
     try {
-      const stat = await handle.stat();
-      if (!stat.isFile()) throw new FermixError({ code: 'invalid_path', message: `${real} is not a regular file.`, hint: 'Pass the path of a text file.', data: { path: real } });
       mode = stat.mode & 0o7777;
       before = await handle.readFile();
     } finally {
       await handle.close();
     }
   } catch (error) {
-    if (error instanceof FermixError) throw error;
+    if (error instanceof FermixError) throw error; // sandbox_denied, invalid_path (folder), not_regular_file
     if (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') throw notFoundError(real, 'file_edit');
     throw new FermixError({ code: 'invalid_path', message: `Cannot read ${real}: ${errnoOf(error) ?? String(error)}.`, hint: 'Check the path and its permissions.', data: { path: real }, cause: error });
   }
@@ -66,9 +66,9 @@ const executeFileEdit: Executor = async (args, context) => {
   }
   const after = Buffer.concat([before.subarray(0, first), Buffer.from(args.new_string, 'utf8'), before.subarray(first + needle.length)]);
   try {
-    await writeFileAtomic(real, after, { mode });
+    await writeFileAtomic(real, after, gate, { mode });
   } catch (error) {
-    throw writeFailed(real, error);
+    throw error instanceof FermixError ? error : writeFailed(real, error);
   }
   const line = before.subarray(0, first).toString('utf8').split('\n').length;
   return { text: `Edited ${real}: replaced 1 occurrence at line ${line} (${before.length} → ${after.length} bytes).`, data: { path: real, line, bytes_before: before.length, bytes_after: after.length } };
@@ -99,6 +99,7 @@ export const fileEdit = defineBuiltin({
     { tag: 'not_unique', description: 'old_string is not unique; found N occurrences' },
     { tag: 'invalid_path', description: 'path is blank or contains null bytes' },
     { tag: 'write_failed', description: 'the atomic replacement failed' },
+    { tag: 'not_regular_file', description: 'the path is a FIFO, socket or device' },
     { tag: 'sandbox_denied', description: 'the path is outside the sandbox roots; the message suggests request_directory_access' },
   ],
   scope_requirements: ['fs:read', 'fs:write'],

@@ -20,19 +20,19 @@ const executeFileRead: Executor = async (args, context) => {
   const offset = typeof args.offset === 'number' && args.offset >= 1 ? Math.floor(args.offset) : 1;
   const limit = typeof args.limit === 'number' && args.limit >= 1 ? Math.floor(args.limit) : Infinity;
   const { sandbox } = servicesOf(context, 'sandbox');
-  const real = sandbox.policy.checkRead(input, pathContext(context, sandbox)); // invalid_path, sandbox_denied
-  let handle;
+  const gate = { policy: sandbox.policy, context: pathContext(context, sandbox) };
+  const real = sandbox.policy.checkRead(input, gate.context); // invalid_path, sandbox_denied
+  let opened;
   try {
-    handle = await openForRead(real);
+    // Verifies the object really opened (not just the path string) and refuses FIFOs before they block.
+    opened = await openForRead(real, gate);
   } catch (error) {
+    if (error instanceof FermixError) throw error; // sandbox_denied, invalid_path (folder), not_regular_file
     if (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') throw notFoundError(real, 'file_read');
     throw new FermixError({ code: 'invalid_path', message: `Cannot open ${real}: ${errnoOf(error) ?? String(error)}.`, hint: 'Check the path and its permissions.', data: { path: real }, cause: error });
   }
+  const { handle, stat } = opened;
   try {
-    const stat = await handle.stat();
-    if (!stat.isFile()) {
-      throw new FermixError({ code: 'invalid_path', message: `${real} is not a regular file.`, hint: 'Use glob_search to list a folder, then file_read one of its files.', data: { path: real } });
-    }
     const head = Buffer.alloc(Math.min(4096, stat.size));
     await handle.read(head, 0, head.length, 0);
     if (looksBinary(head)) {
@@ -45,7 +45,7 @@ const executeFileRead: Executor = async (args, context) => {
 };
 
 /** Streams the file line by line: a window of a huge log never loads the whole log. */
-async function readWindow(handle: Awaited<ReturnType<typeof openForRead>>, real: string, offset: number, limit: number) {
+async function readWindow(handle: Awaited<ReturnType<typeof openForRead>>['handle'], real: string, offset: number, limit: number) {
   const lines: string[] = [];
   let chars = 0;
   let total = 0;
@@ -87,8 +87,9 @@ export const fileRead = defineBuiltin({
   failure_modes: [
     { tag: 'missing_path', description: 'path is absent or blank' },
     { tag: 'not_found', description: 'the file does not exist' },
-    { tag: 'invalid_path', description: 'path contains null bytes' },
+    { tag: 'invalid_path', description: 'path contains null bytes, or is a folder' },
     { tag: 'sandbox_denied', description: 'Path is outside the sandbox roots (or protected, or under a blocked root)' },
+    { tag: 'not_regular_file', description: 'the path is a FIFO, socket or device, refused before it can block' },
   ],
   scope_requirements: ['fs:read'],
   executor: executeFileRead,

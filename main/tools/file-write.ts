@@ -1,5 +1,4 @@
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import type { Executor } from '../core/capabilities/capability.js';
 import { FermixError } from '../core/errors.js';
@@ -22,7 +21,8 @@ const executeFileWrite: Executor = async (args, context) => {
   const mkdir = args.mkdir !== false;
   const { sandbox } = servicesOf(context, 'sandbox');
   // Throws invalid_path (NUL, empty) or sandbox_denied, whose hint names `fermix grant path <dir>`.
-  const real = sandbox.policy.checkWrite(input, pathContext(context, sandbox));
+  const gate = { policy: sandbox.policy, context: pathContext(context, sandbox) };
+  const real = sandbox.policy.checkWrite(input, gate.context);
   try {
     if ((await fs.stat(real)).isDirectory()) {
       throw new FermixError({ code: 'invalid_path', message: `${real} is a folder, not a file.`, hint: 'Pass the path of a file inside it.', data: { path: real } });
@@ -31,11 +31,10 @@ const executeFileWrite: Executor = async (args, context) => {
     if (!['ENOENT', 'ENOTDIR'].includes(errnoOf(error) ?? '')) throw error instanceof FermixError ? error : writeFailed(real, error);
   }
   try {
-    // Every missing folder lies between the allowed target and its root, so it is inside the root too.
-    if (mkdir) await fs.mkdir(path.dirname(real), { recursive: true });
-    await writeFileAtomic(real, content);
+    // The folder is opened and verified first; missing folders are created one by one inside it.
+    await writeFileAtomic(real, content, gate, { mkdir });
   } catch (error) {
-    throw writeFailed(real, error);
+    throw error instanceof FermixError ? error : writeFailed(real, error);
   }
   const bytes = Buffer.byteLength(content, 'utf8');
   return { text: `Wrote ${bytes} bytes to ${real}`, data: { path: real, bytes } };
@@ -56,6 +55,7 @@ export const fileWrite = defineBuiltin({
     { tag: 'invalid_path', description: 'path is blank or contains null bytes' },
     { tag: 'sandbox_denied', description: 'the path is outside the sandbox roots; the message suggests `fermix grant path <dir>`' },
     { tag: 'write_failed', description: 'the filesystem write failed' },
+    { tag: 'not_regular_file', description: 'the path is a FIFO, socket or device; it is not replaced' },
   ],
   scope_requirements: ['fs:write'],
   executor: executeFileWrite,

@@ -45,10 +45,8 @@ const executeSendAttachment: Executor = async (args, context) => {
   }
   let bytes: Buffer;
   try {
-    const handle = await openForRead(real);
+    const { handle, stat } = await openForRead(real, { policy: sandbox.policy, context: pathContext(context, sandbox) });
     try {
-      const stat = await handle.stat();
-      if (!stat.isFile()) throw notRegular(real);
       if (stat.size > maxBytes) {
         throw new FermixError({ code: 'byte_cap_exceeded', message: `${real} is ${stat.size} bytes; this chat accepts at most ${maxBytes}.`, hint: 'Compress or split the file, or tell the owner where it is.', data: { size: stat.size, max: maxBytes } });
       }
@@ -57,6 +55,8 @@ const executeSendAttachment: Executor = async (args, context) => {
       await handle.close();
     }
   } catch (error) {
+    // A folder is "not a regular file" here (reference §4: send_attachment's tags).
+    if (error instanceof FermixError && error.code === 'invalid_path') throw notRegular(real);
     if (error instanceof FermixError) throw error;
     if (['ENOENT', 'ENOTDIR', 'ELOOP'].includes(errnoOf(error) ?? '')) throw notRegular(real);
     throw error;
