@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase } from '../main/store/database.js';
-import { apiCall, isAlive, runFermix, runFermixAsync, startDaemonProcess, tempHome, waitFor } from './support/daemon-process.js';
+import { apiCall, BIN, isAlive, runFermix, runFermixAsync, startDaemonProcess, tempHome, waitFor } from './support/daemon-process.js';
 
 describe('crash safety', () => {
   it('keeps every acknowledged row after SIGKILL mid-write, and restarts on an openable database', async () => {
@@ -52,6 +52,37 @@ describe('crash safety', () => {
     expect(db.schemaVersion()).toBeGreaterThanOrEqual(1);
     expect(db.get<{ n: number }>('SELECT COUNT(*) AS n FROM conversations')!.n).toBeGreaterThanOrEqual(beforeKill.length);
     db.close();
+  });
+});
+
+describe('restart right after kill -9', () => {
+  it('a new daemon starts at once even while the killed one is an unreaped zombie still named in the pid file', async () => {
+    const home = tempHome();
+    // `sh` starts the daemon in the background, then becomes `sleep`, which never reaps it: after
+    // SIGKILL the daemon's pid stays in the process table (kill(pid, 0) succeeds) and in the pid file.
+    const parent = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" daemon --port 0 & exec sleep 120`], {
+      env: { ...process.env, FERMIX_HOME: home },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    try {
+      let out = '';
+      parent.stdout!.on('data', (chunk) => (out += chunk));
+      await waitFor(() => out.includes('Open in a browser:'), 20_000, 'the first daemon');
+      const pid = Number(readFileSync(join(home, 'run', 'daemon.pid'), 'utf8').split('\n')[0]);
+      process.kill(pid, 'SIGKILL');
+      await waitFor(() => readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '), 5_000, 'the killed daemon to be a zombie');
+      expect(isAlive(pid)).toBe(true); // what the old lock check saw, and refused on
+      const restarted = await startDaemonProcess(home);
+      try {
+        expect(restarted.pid).not.toBe(pid);
+        expect((await apiCall(restarted, 'conversations.list', {})).status).toBe(200);
+      } finally {
+        restarted.child.kill('SIGTERM');
+        await restarted.exited;
+      }
+    } finally {
+      parent.kill('SIGKILL');
+    }
   });
 });
 
