@@ -8,7 +8,8 @@ interface Pending {
   args: unknown;
   reason: string;
   conversation_id: string | null;
-  always_covers: { permission: string; pattern?: string; action: string };
+  always_covers: { permission: string; pattern?: string; action: string; unjailed?: boolean };
+  warning?: string | null;
 }
 
 const ANSWERS: Record<string, 'once' | 'always' | 'deny'> = { o: 'once', once: 'once', y: 'once', yes: 'once', a: 'always', always: 'always', d: 'deny', deny: 'deny', n: 'deny', no: 'deny' };
@@ -32,8 +33,8 @@ export function promptForApprovals(io: CliIo, socket: string, conversationId: st
       const { pending } = (await callDaemon(socket, 'approvals.list', {}).catch(() => ({ pending: [] }))) as { pending: Pending[] };
       for (const card of pending.filter((entry) => entry.conversation_id === conversationId && !handled.has(entry.id))) {
         handled.add(card.id);
-        const rule = `${card.always_covers.permission}${card.always_covers.pattern ? ` with arguments matching "${card.always_covers.pattern}"` : ''}`;
-        io.err(`\nApproval needed: ${card.capability} ${JSON.stringify(card.args)}\n  why: ${card.reason}\n  "always" will allow: ${rule}`);
+        const rule = `${card.always_covers.permission}${card.always_covers.pattern ? ` with arguments matching "${card.always_covers.pattern}"` : ''}${card.always_covers.unjailed ? ' (runs unjailed)' : ''}`;
+        io.err(`\nApproval needed: ${card.capability} ${JSON.stringify(card.args)}${card.warning ? `\n  ${card.warning}` : ''}\n  why: ${card.reason}\n  "always" will allow: ${rule}`);
         let answer: 'once' | 'always' | 'deny' | undefined;
         while (!answer && !stopped) {
           io.err('Allow? [o]nce / [a]lways / [d]eny: ');

@@ -14,6 +14,7 @@ export function createConfigRuleStore(configFile: string): RuleStore {
         ...(rule.pattern === undefined ? {} : { pattern: rule.pattern }),
         action: rule.action,
         source: rule.source,
+        ...(rule.unjailed ? { unjailed: true } : {}),
       }));
       return [...cache];
     },
@@ -21,7 +22,7 @@ export function createConfigRuleStore(configFile: string): RuleStore {
       updateConfig(configFile, (raw) => {
         const permissions = (raw.permissions ??= {}) as { rules?: Record<string, unknown>[] };
         permissions.rules ??= [];
-        permissions.rules.push({ permission: rule.permission, ...(rule.pattern === undefined ? {} : { pattern: rule.pattern }), action: rule.action, source: rule.source === 'default' ? 'config' : rule.source });
+        permissions.rules.push({ permission: rule.permission, ...(rule.pattern === undefined ? {} : { pattern: rule.pattern }), action: rule.action, source: rule.source === 'default' ? 'config' : rule.source, ...(rule.unjailed ? { unjailed: true } : {}) });
       });
       cache = undefined;
     },

@@ -30,6 +30,8 @@ const permissionRule = z.object({
   action: z.enum(['allow', 'ask', 'deny']),
   /** "always-answer" marks rules written by an approval card's "always" answer. */
   source: z.enum(['config', 'always-answer']).default('config'),
+  /** Saved by an "always" answer for a command that ran without the OS jail; listings label it. */
+  unjailed: z.boolean().optional(),
 }).strict();
 
 export const configSchema = z.object({

@@ -16,5 +16,7 @@ declare global {
   function setTimeout(handler: (...args: any[]) => void, timeout?: number, ...args: any[]): any;
   function clearTimeout(id: any): void;
   var performance: { now(): number };
+  // Web Crypto's random UUID (Node 19+, every browser): approval ids that never repeat across restarts.
+  var crypto: { randomUUID(): string };
   var console: { log(...args: any[]): void; warn(...args: any[]): void; error(...args: any[]): void };
 }

@@ -35,6 +35,8 @@ export interface CapabilityServiceOptions {
   /** The live `[permissions] mode` (re-read from config); default: the mode at start. */
   permissionMode?: () => FermixConfig['permissions']['mode'];
   onError?: (message: string, error: unknown) => void;
+  /** Commands run without the OS jail here: auto mode and broad rules never approve them. */
+  commandsUnjailed?: boolean;
 }
 
 export interface CapabilityService {
@@ -71,7 +73,7 @@ export function createCapabilityService(options: CapabilityServiceOptions): Capa
     get mode() {
       return currentMode();
     },
-    decide: (call) => createPermissionGate({ rules, mode: currentMode() }).decide(call),
+    decide: (call) => createPermissionGate({ rules, mode: currentMode(), commandsUnjailed: options.commandsUnjailed }).decide(call),
   };
   const approvals = createApprovalQueue({ rules });
   approvals.subscribe((event) => {

@@ -84,9 +84,16 @@ export function baseDoctorChecks(paths: HomePaths, options: { insideDaemon: bool
         } catch {
           return { status: 'N/A', detail: 'config.toml is invalid (see the config row)', fix: '' };
         }
-        const jail = await jailStatus({ enabled: config.jail.enabled, required: config.jail.required });
-        if (jail.active) return { status: 'OK', detail: `mode ${config.mode}; OS jail active: ${jail.reason}`, fix: '' };
-        return { status: config.jail.required ? 'FAIL' : 'WARN', detail: `mode ${config.mode}; OS jail inactive: ${jail.reason}`, fix: jail.fix };
+        const jail = await jailStatus({ enabled: config.jail.enabled, required: config.jail.required, limits: config.jail.limits });
+        if (jail.active) {
+          const limits = jail.limits;
+          const unlimited = limits !== undefined && limits.processes === 'none';
+          return { status: unlimited ? 'WARN' : 'OK', detail: `mode ${config.mode}; OS jail active: ${jail.reason} ${limits?.summary ?? ''}`.trim(), fix: unlimited ? 'Run the daemon as a normal user (RLIMIT_NPROC then applies), or give it a writable pids cgroup.' : '' };
+        }
+        // On Linux a missing jail is a failure unless the person turned it off on purpose: without it the
+        // shell runs with the account's full rights. Elsewhere no jail exists yet, so it is a warning.
+        const linux = process.platform === 'linux' && config.jail.enabled;
+        return { status: config.jail.required || linux ? 'FAIL' : 'WARN', detail: `mode ${config.mode}; OS jail inactive: ${jail.reason} Shell commands run unjailed, with your account's full rights.`, fix: jail.fix };
       },
     },
     {

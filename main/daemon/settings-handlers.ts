@@ -50,7 +50,7 @@ export function createSettingsHandlers(options: SettingsHandlersOptions): Pick<H
     config_file: file,
     permissions: {
       mode: config.permissions.mode,
-      rules: config.permissions.rules.map((rule) => ({ permission: rule.permission, pattern: rule.pattern ?? null, action: rule.action, source: rule.source })),
+      rules: config.permissions.rules.map((rule) => ({ permission: rule.permission, pattern: rule.pattern ?? null, action: rule.action, source: rule.source, unjailed: rule.unjailed === true })),
     },
     sandbox: {
       mode: config.sandbox.mode,

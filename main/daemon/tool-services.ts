@@ -25,7 +25,7 @@ export interface ToolServicesOptions {
  */
 export async function createToolServices(options: ToolServicesOptions) {
   const { config, paths, events, keychain, logger } = options;
-  const jail = await createJail({ enabled: config.sandbox.jail.enabled, required: config.sandbox.jail.required });
+  const jail = await createJail({ enabled: config.sandbox.jail.enabled, required: config.sandbox.jail.required, limits: config.sandbox.jail.limits });
   const runner = createCommandRunner();
   const onEvent = (event: SandboxEvent) => logger.info('sandbox event', { ...event });
   const makeSandbox = (sandboxConfig: SandboxConfig) =>

@@ -14,10 +14,11 @@
  *   (nothing to TIOCSTI into), and staying in bwrap's group keeps `kill(-pgid)` reaching everything.
  */
 import { execFile } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { FermixError } from '../core/errors.js';
 import type { CommandWrapper } from './runner.js';
+import { createPidsContainment, detectLimitSupport, jailLimitsSchema, prlimitArgv, type JailLimits, type LimitSupport } from './jail-limits.js';
 
 export interface JailStatus {
   active: boolean;
@@ -28,6 +29,8 @@ export interface JailStatus {
   bwrap?: string;
   /** A private pid namespace works (else /proc is the host's, read-only). */
   pidNamespace: boolean;
+  /** How `[sandbox.jail.limits]` is enforced here; absent when the jail is inactive. */
+  limits?: LimitSupport & { configured: JailLimits };
 }
 
 export interface JailPlan {
@@ -46,6 +49,8 @@ export interface JailOptions {
   platform?: NodeJS.Platform;
   /** Where to look for bwrap; defaults to the daemon's PATH. */
   searchPath?: string;
+  /** `[sandbox.jail.limits]`; the schema's defaults when absent. */
+  limits?: JailLimits;
 }
 
 export interface Jail {
@@ -66,7 +71,7 @@ export async function jailStatus(options: JailOptions = {}): Promise<JailStatus>
   }
   const bwrap = findExecutable('bwrap', options.searchPath ?? process.env.PATH ?? '');
   if (bwrap === undefined) {
-    return { active: false, reason: 'bwrap (bubblewrap) is not installed or not on the daemon PATH.', fix: 'apt install bubblewrap (or dnf install bubblewrap), then restart the daemon.', pidNamespace: false };
+    return { active: false, reason: 'bwrap (bubblewrap) is not installed or not on the daemon PATH.', fix: `${bubblewrapInstallCommand()}, then restart the daemon (\`fermix restart\`).`, pidNamespace: false };
   }
   // Both probes at once: they are independent, and start-up waits for them.
   const [basic, pid] = await Promise.all([
@@ -82,9 +87,11 @@ export async function jailStatus(options: JailOptions = {}): Promise<JailStatus>
       pidNamespace: false,
     };
   }
+  const configured = options.limits ?? jailLimitsSchema.parse({});
   return {
     active: true,
     bwrap,
+    limits: { ...detectLimitSupport(configured, { searchPath: options.searchPath }), configured },
     reason: pid.ok ? 'Commands run inside bubblewrap with a private pid namespace.' : `Commands run inside bubblewrap, without a private pid namespace (${pid.error}).`,
     fix: '',
     pidNamespace: pid.ok,
@@ -107,7 +114,11 @@ export async function createJail(options: JailOptions = {}): Promise<Jail> {
         }
         return undefined;
       }
-      return { wrap: (argv, cwd) => bwrapArgv(status, plan, cwd, argv) };
+      const limits = status.limits;
+      return {
+        wrap: (argv, cwd) => bwrapArgv(status, plan, cwd, argv),
+        contain: () => (limits === undefined ? undefined : createPidsContainment(limits, limits.configured.max_processes)),
+      };
     },
   };
 }
@@ -126,8 +137,36 @@ export function bwrapArgv(status: JailStatus, plan: JailPlan, cwd: string, argv:
     if (kind === 'dir') args.push('--tmpfs', p, '--remount-ro', p);
     else if (kind === 'file') args.push('--ro-bind', '/dev/null', p);
   }
-  args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', cwd, '--', ...argv);
+  const limits = status.limits === undefined ? [] : prlimitArgv(status.limits.configured, status.limits);
+  args.push('--setenv', 'TMPDIR', '/tmp', '--chdir', cwd, '--', ...limits, ...argv);
   return args;
+}
+
+/** The install command for this distribution, from /etc/os-release's ID and ID_LIKE. */
+export function bubblewrapInstallCommand(osRelease = readOsRelease()): string {
+  const ids = `${osRelease.ID ?? ''} ${osRelease.ID_LIKE ?? ''}`.toLowerCase().split(/\s+/);
+  const has = (...names: string[]) => names.some((n) => ids.includes(n));
+  if (has('debian', 'ubuntu')) return 'sudo apt install bubblewrap';
+  if (has('fedora', 'rhel', 'centos')) return 'sudo dnf install bubblewrap';
+  if (has('arch')) return 'sudo pacman -S bubblewrap';
+  if (has('suse', 'opensuse')) return 'sudo zypper install bubblewrap';
+  if (has('alpine')) return 'sudo apk add bubblewrap';
+  if (has('gentoo')) return 'sudo emerge sys-apps/bubblewrap';
+  if (has('nixos')) return 'add bubblewrap to environment.systemPackages';
+  return "install your distribution's bubblewrap package";
+}
+
+function readOsRelease(): Record<string, string> {
+  try {
+    const out: Record<string, string> = {};
+    for (const line of readFileSync('/etc/os-release', 'utf8').split('\n')) {
+      const match = /^([A-Z_]+)=("?)(.*)\2$/.exec(line.trim());
+      if (match) out[match[1]] = match[3];
+    }
+    return out;
+  } catch {
+    return {};
+  }
 }
 
 function existing(paths: string[]): string[] {

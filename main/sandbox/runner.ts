@@ -21,6 +21,8 @@ const MAX_COMMAND_BYTES = 128 * 1024;
 /** Turns the plain `sh -c` argv into a jailed one (jail.ts); absent when the jail is off. */
 export interface CommandWrapper {
   wrap(argv: string[], cwd: string): string[];
+  /** Per-command containment (a pids cgroup, jail-limits.ts), entered before the jail starts. */
+  contain?(): { prefix: string[]; release(): void } | undefined;
 }
 
 export interface RunOptions {
@@ -71,7 +73,8 @@ export function createCommandRunner(options: { graceMs?: number } = {}): Command
     const keepBytes = maxOutput + (run.redact?.lookahead ?? 0);
     // `exec 2>&1` on its own line: a true merge in write order, and it runs before the command is parsed.
     const plain = ['/bin/sh', '-c', `exec 2>&1\n${run.command}`];
-    const argv = run.jail ? run.jail.wrap(plain, run.cwd) : plain;
+    const containment = run.jail?.contain?.();
+    const argv = run.jail ? [...(containment?.prefix ?? []), ...run.jail.wrap(plain, run.cwd)] : plain;
     const started = Date.now();
 
     const child = spawn(argv[0], argv.slice(1), { cwd: run.cwd, env: run.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -99,6 +102,9 @@ export function createCommandRunner(options: { graceMs?: number } = {}): Command
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData); // bwrap's own errors; the command's stderr is already on stdout
+    // A pipe error (EPIPE, a reset) must not become an unhandled 'error' that ends the daemon; 'close' still settles the run.
+    child.stdout?.on('error', () => {});
+    child.stderr?.on('error', () => {});
 
     const timer = setTimeout(() => stop('timeout'), timeoutMs);
     const onAbort = () => stop('abort');
@@ -127,6 +133,7 @@ export function createCommandRunner(options: { graceMs?: number } = {}): Command
       const cleanup = () => {
         clearTimeout(timer);
         if (drainTimer) clearTimeout(drainTimer);
+        containment?.release();
         run.signal?.removeEventListener('abort', onAbort);
         if (child.pid !== undefined) active.delete(child.pid);
       };

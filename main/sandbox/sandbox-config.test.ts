@@ -9,7 +9,7 @@ describe('[sandbox] config schema', () => {
       blocked_roots: [],
       env: { mode: 'allowlist', allow: [], deny: [], helpers: {} },
       commands: { profile: 'bare' },
-      jail: { enabled: true, required: false },
+      jail: { enabled: true, required: false, limits: { max_processes: 1024, max_memory_mb: 8192, max_open_files: 4096, max_cpu_seconds: 1800, max_file_size_mb: 4096 } },
     });
   });
 
@@ -24,7 +24,7 @@ describe('[sandbox] config schema', () => {
       jail: { enabled: false },
     });
     expect(parsed.commands.deploy).toMatchObject({ command: 'make', timeout_ms: 30_000, enabled: true });
-    expect(parsed.jail).toEqual({ enabled: false, required: false });
+    expect(parsed.jail).toMatchObject({ enabled: false, required: false });
   });
 
   it.each([
@@ -39,6 +39,8 @@ describe('[sandbox] config schema', () => {
     [{ commands: { deploy: { args: [] } } }, 'commands.deploy.command'],
     [{ jail: { enabled: 'yes' } }, 'jail.enabled'],
     [{ jail: { enable: true } }, 'jail[enable]'],
+    [{ jail: { limits: { max_processes: 4 } } }, 'jail.limits.max_processes'],
+    [{ jail: { limits: { max_procs: 64 } } }, 'jail.limits[max_procs]'],
     [{ allowed_roots: ['a\0b'] }, 'allowed_roots.0'],
   ])('refuses %j at %s', (input, where) => {
     const result = sandboxConfigSchema.safeParse(input);

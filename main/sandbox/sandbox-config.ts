@@ -4,6 +4,7 @@
  * Every table is strict: an unknown key is a typo that would silently widen or narrow the sandbox.
  */
 import { z } from 'zod';
+import { jailLimitsSchema } from './jail-limits.js';
 
 /** Env limits from reference §6 ("Env passthrough"). */
 export const ENV_LIMITS = { maxNames: 64, maxNameLength: 128, maxValueBytes: 8192 } as const;
@@ -57,6 +58,8 @@ export const sandboxJailSchema = z.strictObject({
   enabled: z.boolean().default(true),
   /** Refuse to run shell commands when the jail is unavailable, instead of falling back to the path gate only. */
   required: z.boolean().default(false),
+  /** Process count, memory, open files, CPU and file size for every jailed command (jail-limits.ts). */
+  limits: jailLimitsSchema.prefault({}),
 });
 
 export const sandboxConfigSchema = z.strictObject({

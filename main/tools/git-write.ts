@@ -70,5 +70,7 @@ export const gitWrite = defineBuiltin({
   // `pull` also reaches the network; the scope stays per tool (as the policy class does), so it is not
   // listed: a role without net:outbound can still add and commit.
   scope_requirements: ['fs:read', 'fs:write', 'process:spawn'],
+  // git runs hooks (commit, checkout): arbitrary code, so it counts as running commands.
+  metadata: { runs_commands: true },
   executor: executeGitWrite,
 });

@@ -72,6 +72,7 @@ export const shell = defineBuiltin({
   audit_behavior: 'redact_args',
   // Each call is a fresh `env -i … sh -c`: no cwd, env or shell session carries over between calls.
   is_stateful: false,
+  metadata: { runs_commands: true },
   executor: executeShell,
   // The invoke boundary's deadline must not undercut the command's own timeout_ms.
   timeout_ms: MAX_SHELL_TIMEOUT_MS + 10_000,

@@ -31,7 +31,10 @@ const pendingApprovalSchema = z.object({
   policy_class: z.string(),
   args: z.unknown(),
   reason: z.string(),
-  always_covers: z.object({ permission: z.string(), pattern: z.string().optional(), action: z.string(), source: z.string() }),
+  always_covers: z.object({ permission: z.string(), pattern: z.string().optional(), action: z.string(), source: z.string(), unjailed: z.boolean().optional() }),
+  /** The command runs without the OS jail; `warning` is the one line every surface shows. */
+  unjailed: z.boolean(),
+  warning: z.string().nullable(),
   origin: z.string().nullable(),
   conversation_id: z.string().nullable(),
   requested_at: z.string(),

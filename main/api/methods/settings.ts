@@ -8,7 +8,7 @@ export const settingsViewSchema = z.object({
   permissions: z.object({
     mode: z.enum(['ask', 'auto', 'read_only']),
     /** Rules an "always" answer or the person wrote (last match wins). */
-    rules: z.array(z.object({ permission: z.string(), pattern: z.string().nullable(), action: z.string(), source: z.string() })),
+    rules: z.array(z.object({ permission: z.string(), pattern: z.string().nullable(), action: z.string(), source: z.string(), unjailed: z.boolean() })),
   }),
   sandbox: z.object({
     mode: z.enum(['strict', 'standard', 'open']),

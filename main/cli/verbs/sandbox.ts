@@ -12,6 +12,7 @@ import path from 'node:path';
 import { loadConfig, updateConfig } from '../../config/config-file.js';
 import type { HomePaths } from '../../config/home.js';
 import { FermixError } from '../../core/errors.js';
+import { UNJAILED_WARNING } from '../../core/capabilities/unjailed.js';
 import { isProcessAlive, readPid } from '../../daemon/pid-lock.js';
 import { describeCommands } from '../../sandbox/command-capabilities.js';
 import { persistGrant } from '../../sandbox/directory-access.js';
@@ -148,7 +149,7 @@ function revokePath(paths: HomePaths, input: string, changed: (m: string) => num
 
 async function status(io: CliIo, paths: HomePaths, config: SandboxConfig, json: boolean): Promise<number> {
   const policy = policyFor(paths, config);
-  const jail = await jailStatus({ enabled: config.jail.enabled, required: config.jail.required });
+  const jail = await jailStatus({ enabled: config.jail.enabled, required: config.jail.required, limits: config.jail.limits });
   const commands = describeCommands({ config, daemonEnv: process.env });
   const pid = readPid(paths.pidFile);
   const running = pid !== undefined && isProcessAlive(pid);
@@ -160,7 +161,15 @@ async function status(io: CliIo, paths: HomePaths, config: SandboxConfig, json: 
     blocked_roots: config.blocked_roots,
     env: { mode: config.env.mode, allow: config.env.allow, deny: config.env.deny, helpers: Object.keys(config.env.helpers) },
     commands: { profile: config.commands.profile, offered: commands.filter((c) => c.visible).map((c) => c.name) },
-    jail: { active: jail.active, required: config.jail.required, reason: jail.reason, fix: jail.fix, pid_namespace: jail.pidNamespace },
+    jail: {
+      active: jail.active,
+      required: config.jail.required,
+      reason: jail.reason,
+      fix: jail.fix,
+      pid_namespace: jail.pidNamespace,
+      limits: jail.limits === undefined ? null : { ...jail.limits.configured, processes_enforced_by: jail.limits.processes, summary: jail.limits.summary },
+      unjailed_warning: jail.active ? null : UNJAILED_WARNING,
+    },
     config: paths.config,
     daemon_running: running,
   };
@@ -179,9 +188,10 @@ async function status(io: CliIo, paths: HomePaths, config: SandboxConfig, json: 
     `Commands:     profile ${config.commands.profile}; offered ${none(result.commands.offered)}`,
     jail.active ? `OS jail:      active — ${jail.reason}` : `OS jail:      NOT active — ${jail.reason}`,
   ];
+  if (jail.active && jail.limits !== undefined) lines.push(`Limits:       ${jail.limits.summary}`);
   if (!jail.active) {
     lines.push(`              Fix: ${jail.fix}`);
-    lines.push(config.jail.required ? '              [sandbox.jail] required = true: shell commands are refused until the jail works.' : '              Shell commands still run behind the path gate and hardline checks, without the jail.');
+    lines.push(config.jail.required ? '              [sandbox.jail] required = true: shell commands are refused until the jail works.' : `              ${UNJAILED_WARNING}`);
   }
   lines.push(`Config:       ${paths.config}${running ? ' (daemon running: edits apply at once)' : ''}`);
   io.out(lines.join('\n'));

@@ -88,12 +88,13 @@ async function answerApproval(options: { socket: string; term: TerminalIo; io: C
   const { io } = options;
   io.err(`\n  ? ${parked.capability} needs your approval: ${parked.reason}`);
   io.err(`    arguments: ${JSON.stringify(parked.card?.args ?? {})}`);
+  if (typeof parked.card?.warning === 'string') io.err(`    ${parked.card.warning}`);
   if (!options.interactive) {
     io.err('    Answer it in the Fermix window (approval card); the turn waits.');
     return;
   }
   const covers = parked.card?.always_covers;
-  if (covers) io.err(`    "always" will allow: ${covers.permission}${covers.pattern ? ` ${covers.pattern}` : ''}`);
+  if (covers) io.err(`    "always" will allow: ${covers.permission}${covers.pattern ? ` ${covers.pattern}` : ''}${covers.unjailed ? ' (runs unjailed)' : ''}`);
   const raw = (await options.term.question('    allow? [o]nce / [a]lways / [d]eny: ')).trim().toLowerCase();
   const answer = raw.startsWith('a') ? 'always' : raw.startsWith('o') || raw.startsWith('y') ? 'once' : 'deny';
   try {

@@ -2,13 +2,16 @@
  * Pending approvals: the loop parks on `request`, the UI lists the cards and answers once / always /
  * deny. An "always" answer stores exactly the rule shown on the card (`always_covers`) BEFORE the person
  * agrees, so nobody approves a broader rule than they saw: the capability name plus the exact canonical
- * argument string (glob-escaped, so it contains no wildcard).
+ * argument string (glob-escaped, so it contains no wildcard) — except for a shell command, whose rule is
+ * scoped to its program and subcommand (`git status *`, unjailed.ts), because the exact command string
+ * almost never comes again. Ids are random, so a card shown before a restart never answers another call.
  */
 import { FermixError } from '../errors.js';
 import type { Capability, Origin, PolicyClass } from './capability.js';
 import { redactSecrets, type ApprovalAnswer } from './audit-record.js';
 import { onAbort } from './runtime.js';
 import { canonicalArgs, escapeGlob, type CanonicalArgs, type Rule, type RuleStore } from './rules.js';
+import { runsCommands, scopedCommandPattern, UNJAILED_WARNING } from './unjailed.js';
 
 export const APPROVAL_ANSWERS: readonly ApprovalAnswer[] = ['once', 'always', 'deny'];
 
@@ -21,6 +24,8 @@ export interface ApprovalRequest {
   conversation_id?: string;
   /** Aborting removes the card and rejects with `cancelled` (turn stopped, window closed). */
   signal?: AbortSignal;
+  /** The command would run without the OS jail (the gate's decision says so). */
+  unjailed?: boolean;
 }
 
 export interface PendingApproval {
@@ -33,6 +38,9 @@ export interface PendingApproval {
   reason: string;
   /** Exactly the rule an "always" answer stores. */
   always_covers: Rule;
+  /** The command runs without the OS jail; `warning` is the line the card shows. */
+  unjailed: boolean;
+  warning: string | null;
   origin: Origin | null;
   conversation_id: string | null;
   requested_at: string;
@@ -56,14 +64,26 @@ export interface ApprovalQueueOptions {
   newId?: () => string;
 }
 
-export function alwaysRuleFor(cap: Capability, args: Record<string, unknown>): Rule {
-  return { permission: cap.name, pattern: escapeGlob(canonicalArgs(cap, args).value), action: 'allow', source: 'always-answer' };
+export function alwaysRuleFor(cap: Capability, args: Record<string, unknown>, unjailed = false): Rule {
+  const canonical = canonicalArgs(cap, args);
+  const scoped = runsCommands(cap) && canonical.field === 'command' ? scopedCommandPattern(canonical.value) : undefined;
+  return {
+    permission: cap.name,
+    pattern: scoped ?? escapeGlob(canonical.value),
+    action: 'allow',
+    source: 'always-answer',
+    ...(unjailed ? { unjailed: true } : {}),
+  };
+}
+
+/** Random, never reused across restarts (a counter restarted at approval-1 after every restart). */
+function randomApprovalId(): string {
+  return `approval-${crypto.randomUUID()}`;
 }
 
 export function createApprovalQueue(options: ApprovalQueueOptions): ApprovalQueue {
   const now = options.now ?? Date.now;
-  let counter = 0;
-  const newId = options.newId ?? (() => `approval-${(counter += 1)}`);
+  const newId = options.newId ?? randomApprovalId;
   const pending = new Map<string, { approval: PendingApproval; resolve: (a: ApprovalAnswer) => void; detach: () => void }>();
   const listeners = new Set<(event: ApprovalEvent) => void>();
   const emit = (event: ApprovalEvent) => {
@@ -80,7 +100,9 @@ export function createApprovalQueue(options: ApprovalQueueOptions): ApprovalQueu
         args: redactSecrets(request.args, Array.isArray(cap.metadata.secret_fields) ? cap.metadata.secret_fields : []),
         argument: canonicalArgs(cap, request.args),
         reason: request.reason,
-        always_covers: alwaysRuleFor(cap, request.args),
+        always_covers: alwaysRuleFor(cap, request.args, request.unjailed === true),
+        unjailed: request.unjailed === true,
+        warning: request.unjailed === true ? UNJAILED_WARNING : null,
         origin: request.origin ?? null,
         conversation_id: request.conversation_id ?? null,
         requested_at: new Date(now()).toISOString(),

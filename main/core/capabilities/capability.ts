@@ -40,6 +40,8 @@ export interface CapabilityMetadata {
   mcp_server?: string;
   /** Arguments named here are replaced by `[REDACTED]` in the audit under `redact_args`. */
   secret_fields?: string[];
+  /** Starts processes through the sandbox runner: without the OS jail the gate treats it as unjailed (unjailed.ts). */
+  runs_commands?: boolean;
   [key: string]: unknown;
 }
 

@@ -14,6 +14,7 @@
 import type { Capability, Origin } from './capability.js';
 import { isMutating, isNetwork } from './derive.js';
 import { roleGrants, type Role } from './roles.js';
+import { isScopedAllowFor, runsCommands, UNJAILED_WARNING } from './unjailed.js';
 import { canonicalArgs, describeRule, ruleMatches, type CanonicalArgs, type Rule, type RuleAction, type RuleStore } from './rules.js';
 
 export const GATE_MODES = ['ask', 'auto', 'read_only'] as const;
@@ -30,6 +31,8 @@ export interface GateCall {
   mode?: GateMode;
 }
 
+
+
 export interface GateDecision {
   decision: RuleAction;
   /** Which rule or default decided, for people and the audit: `config: file_* → deny`, `default: …`. */
@@ -39,6 +42,8 @@ export interface GateDecision {
   reason: string;
   /** The argument string rules were matched against (shown on approval cards). */
   canonical: CanonicalArgs;
+  /** True when the call would run commands without the OS jail. */
+  unjailed: boolean;
 }
 
 export interface PermissionGate {
@@ -49,6 +54,8 @@ export interface PermissionGate {
 export interface PermissionGateOptions {
   rules: RuleStore;
   mode?: GateMode;
+  /** True when commands run without the OS jail on this machine; then auto mode and broad rules never approve them. */
+  commandsUnjailed?: boolean;
 }
 
 /**
@@ -69,13 +76,16 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       const mode = call.mode ?? gateMode;
       const canonical = canonicalArgs(cap, call.args);
       const mutating = isMutating(cap);
+      const unjailed = options.commandsUnjailed === true && runsCommands(cap);
       const made = (decision: RuleAction, rule: string, reason: string, matched: Rule | null = null): GateDecision => ({
         decision,
         rule,
         matched_rule: matched,
         reason,
         canonical,
+        unjailed,
       });
+      let skippedBroad: string | undefined;
 
       if (call.role != null && !roleGrants(call.role, cap.group)) {
         return made('deny', `role: ${call.role.name}`, `Role ${call.role.name} does not grant the ${cap.group} group that ${cap.name} belongs to (it grants: ${call.role.tools.join(', ') || 'nothing'}).`);
@@ -89,6 +99,12 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         const rule = rules[i];
         if (!ruleMatches(rule, cap, canonical)) continue;
         const text = describeRule(rule);
+        // Without the jail only a rule scoped to one program (and subcommand) approves: `*` would
+        // hand the model the account's full rights.
+        if (unjailed && rule.action === 'allow' && !isScopedAllowFor(rule, cap)) {
+          skippedBroad ??= text;
+          continue;
+        }
         if (rule.action === 'ask' && !call.interactive) {
           return made('deny', text, `A rule says to ask before ${cap.name}, and nobody can answer on this ${call.origin ?? 'unattended'} run. To run it unattended, ${allowRuleHint(cap.name)}.`, rule);
         }
@@ -99,6 +115,11 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         return made('deny', 'default: network without net', `${cap.name} uses the network and role ${call.role.name} does not grant the net group. Add net to the role's tools, or ${allowRuleHint(cap.name)}.`);
       }
       if (!mutating) return made('allow', 'default: not mutating → allow', `${cap.name} does not change anything (policy class ${cap.policy_class}).`);
+      if (unjailed) {
+        const why = `${UNJAILED_WARNING}${mode === 'auto' ? ' Auto mode does not approve unjailed commands.' : ''}${skippedBroad ? ` The broad rule ${skippedBroad} does not apply to unjailed commands; only a scoped rule such as "git status *" does.` : ''}`;
+        if (call.interactive) return made('ask', 'default: unjailed command → ask', why);
+        return made('deny', 'default: unjailed command, unattended → deny', `${why} This ${call.origin ?? 'unattended'} run has no one to approve it; add a scoped rule, e.g. [[permissions.rules]] permission = "${cap.name}" pattern = "git status *" action = "allow".`);
+      }
       if (mode === 'auto') return made('allow', 'default: auto mode → allow', `${cap.name} is mutating and the session is in auto mode.`);
       if (call.interactive) {
         return made('ask', 'default: mutating → ask', `${cap.name} can change things (policy class ${cap.policy_class}), so it needs your approval.`);

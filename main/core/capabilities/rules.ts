@@ -25,6 +25,8 @@ export interface Rule {
   pattern?: string;
   action: RuleAction;
   source: RuleSource;
+  /** Saved for a command that ran without the OS jail: every listing labels it "runs unjailed". */
+  unjailed?: boolean;
 }
 
 /** Where rules live. The lead's persistent implementation writes config.toml / the store. */
@@ -124,6 +126,8 @@ export function permissionMatches(permission: string, cap: Pick<Capability, 'nam
 
 export function patternMatches(pattern: string, canonical: CanonicalArgs, action: RuleAction): boolean {
   if (canonical.field !== 'command') return globToRegExp(pattern).test(canonical.value);
+  // `git status *` also covers a bare `git status`: the trailing " *" means "with any arguments or none".
+  if (/[^\\] \*$/.test(pattern) && patternMatches(pattern.slice(0, -2), canonical, action)) return true;
   if (action === 'allow') return globToRegExp(pattern, true).test(canonical.value);
   const wide = globToRegExp(pattern);
   if (wide.test(canonical.value)) return true;
@@ -138,5 +142,5 @@ export function ruleMatches(rule: Rule, cap: Pick<Capability, 'name' | 'group'>,
 /** For audit records and approval cards: `config: shell "git *" → allow`. */
 export function describeRule(rule: Rule): string {
   const pattern = rule.pattern === undefined ? '' : ` ${JSON.stringify(rule.pattern)}`;
-  return `${rule.source}: ${rule.permission}${pattern} → ${rule.action}`;
+  return `${rule.source}: ${rule.permission}${pattern} → ${rule.action}${rule.unjailed ? ' (runs unjailed)' : ''}`;
 }

@@ -47,7 +47,7 @@ export function PermissionsSection() {
                 {settings.permissions.rules.map((rule, index) => (
                   <tr key={index}>
                     <td><code>{rule.permission}</code></td>
-                    <td>{rule.pattern ? <code>{rule.pattern}</code> : <span className="muted">every call</span>}</td>
+                    <td>{rule.pattern ? <code>{rule.pattern}</code> : <span className="muted">every call</span>}{rule.unjailed && <span className="badge badge-error" title="Saved for a command that ran without the OS jail, with your account's full rights">runs unjailed</span>}</td>
                     <td><span className={`badge badge-${rule.action === 'allow' ? 'ok' : rule.action === 'deny' ? 'error' : 'parked'}`}>{rule.action}</span></td>
                     <td className="muted">{rule.source === 'always-answer' ? 'an “always” answer' : 'config.toml'}</td>
                   </tr>

@@ -14,7 +14,7 @@ const ANSWERED: Record<string, string> = {
 
 /** "Always" stores exactly `always_covers`; the card shows that rule as it is written, not a paraphrase. */
 export function ruleText(covers: NonNullable<Extract<ThreadItem, { kind: 'approval' }>['alwaysCovers']>): string {
-  return `permission = "${covers.permission}"${covers.pattern ? `, pattern = "${covers.pattern}"` : ' (every call, no pattern)'}, action = "${covers.action}"`;
+  return `permission = "${covers.permission}"${covers.pattern ? `, pattern = "${covers.pattern}"` : ' (every call, no pattern)'}, action = "${covers.action}"${covers.unjailed ? ' — runs unjailed' : ''}`;
 }
 
 export function ApprovalCard({ item }: { item: Extract<ThreadItem, { kind: 'approval' }> }) {
@@ -29,6 +29,7 @@ export function ApprovalCard({ item }: { item: Extract<ThreadItem, { kind: 'appr
         <span className="approval-icon"><Icon name="shield" size={18} /></span>
         <strong>Allow {item.capability}?</strong>
       </header>
+      {item.warning && <p className="approval-warning" role="note">{item.warning}</p>}
       <p className="approval-reason">{item.reason}</p>
       {summary && <code className="tool-summary">{summary}</code>}
       {item.args !== undefined && typeof item.args === 'object' && item.args !== null && Object.keys(item.args).length > 1 && (

@@ -76,6 +76,7 @@ export function approvalFromCard(card: unknown, fallback: { approvalId: string; 
     reason: typeof raw.reason === 'string' ? raw.reason : fallback.reason,
     args: raw.args,
     alwaysCovers: covers && typeof covers.permission === 'string' ? covers : null,
+    warning: typeof raw.warning === 'string' ? raw.warning : null,
     state: 'pending',
     error: null,
   };

@@ -25,6 +25,7 @@ export interface AlwaysCovers {
   pattern?: string;
   action: string;
   source: string;
+  unjailed?: boolean;
 }
 
 export type ApprovalState = 'pending' | 'answering' | 'once' | 'always' | 'deny' | 'cancelled';
@@ -60,6 +61,8 @@ export type ThreadItem =
       reason: string;
       args: unknown;
       alwaysCovers: AlwaysCovers | null;
+      /** One line when the command runs without the OS jail (with the account's full rights). */
+      warning: string | null;
       state: ApprovalState;
       error: WireError | null;
     }
