@@ -27,6 +27,14 @@ const HOME_SECRETS = [
   '.ssh', '.aws', '.gnupg', '.docker', '.kube', '.codex', '.anthropic', '.azure', '.config/fermix',
   '.config/gh', '.config/gcloud', '.claude.json', '.claude/.credentials.json', '.netrc', '.git-credentials',
   '.npmrc', '.pypirc', '.password-store', '.local/share/keyrings', 'Library/Keychains',
+  // Credential files of the usual tools (hardening issue, item 9); `.env*` is a pattern, below.
+  '.pgpass', '.my.cnf', '.s3cfg', '.boto', '.vault-token', '.cargo/credentials', '.gem/credentials',
+  '.terraform.d/credentials.tfrc.json', '.config/hub', '.config/rclone',
+  // Password-manager stores and their CLIs' sessions: pass/gopass, 1Password, Bitwarden, KeePassXC.
+  '.local/share/gopass', '.config/gopass', '.config/op', '.op', '.config/1Password', '.config/Bitwarden',
+  '.config/Bitwarden CLI', '.config/keepassxc', 'Library/Application Support/1Password',
+  'Library/Group Containers/2BUA8C4S2C.com.1password', 'Library/Application Support/Bitwarden',
+  'Library/Application Support/Bitwarden CLI', 'Library/Application Support/KeePassXC',
   '.mozilla', '.config/google-chrome', '.config/chromium', '.config/BraveSoftware',
   // Shell rc files can export tokens; history files hold whatever was typed.
   '.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile', '.zshrc', '.zshenv', '.zprofile',
@@ -57,6 +65,18 @@ const OS_SECRETS = [
 
 /** Any SQLite file directly in FERMIX_HOME is the daemon's database, whatever the store names it. */
 const DATABASE_FILE = /\.(db|sqlite|sqlite3)([.-].*)?$/i;
+
+/**
+ * `~/.env*` (`.env`, `.env.local`, `.envrc`, …) directly in home: dotenv files there are the user's
+ * global secrets. Project `.env` files inside the workspace or a grant are deliberately *not*
+ * protected: the reference protects home-level paths only, and the shell tool works in the same
+ * roots (the jail binds them read-write), so refusing them to file_read would add friction without
+ * keeping the secret from a command. Keeping secrets out of results is the redactor's job.
+ */
+const HOME_DOTENV = /^\.env/i;
+
+/** A KeePass database anywhere in home is a password store, whatever its folder. */
+const KEEPASS_FILE = /\.kdbx$/i;
 
 export interface ProtectedOptions {
   home: string;
@@ -96,6 +116,20 @@ export interface ProtectedMatcher {
 export function createProtectedMatcher(options: ProtectedOptions): ProtectedMatcher {
   const entries = defaultProtectedEntries(options);
   const fermixHome = path.resolve(options.fermixHome).toLowerCase();
+  const home = path.resolve(options.home).toLowerCase();
+  const homeEntry = (candidate: string): ProtectedEntry | undefined => {
+    const lower = candidate.toLowerCase();
+    if (!lower.startsWith(`${home}/`)) return undefined;
+    const rest = candidate.slice(home.length + 1);
+    const top = rest.split('/')[0];
+    if (HOME_DOTENV.test(top)) {
+      return { path: path.join(options.home, top), label: `~/${top} (dotenv file)`, kind: 'secret', scope: 'all', variants: true, hideInJail: true };
+    }
+    if (KEEPASS_FILE.test(path.basename(rest))) {
+      return { path: candidate, label: '~/…/*.kdbx (KeePass database)', kind: 'secret', scope: 'all', variants: false, hideInJail: true };
+    }
+    return undefined;
+  };
   const databaseEntry = (candidate: string): ProtectedEntry | undefined => {
     const lower = candidate.toLowerCase();
     // Only the top level: a user's own .db files in the workspace are theirs to work on.
@@ -107,7 +141,7 @@ export function createProtectedMatcher(options: ProtectedOptions): ProtectedMatc
     entries,
     match(candidate, access) {
       const found = entries.find((e) => (access === 'write' || e.scope === 'all') && entryMatches(candidate, e));
-      return found ?? databaseEntry(candidate);
+      return found ?? databaseEntry(candidate) ?? homeEntry(candidate);
     },
   };
 }
@@ -126,8 +160,9 @@ export function existingProtectedPaths(matcher: ProtectedMatcher, fermixHome: st
     for (const name of listDir(dir)) {
       const candidate = path.join(dir, name);
       const entries = matcher.entries.filter((e) => entryMatches(candidate, e));
-      const db = matcher.match(candidate, 'read');
-      if (entries.some((e) => e.hideInJail) || (db?.label === '$FERMIX_HOME database file')) hidden.add(candidate);
+      // The pattern entries (database files, ~/.env*) come from match(), not from the entry list.
+      const pattern = matcher.match(candidate, 'read');
+      if (entries.some((e) => e.hideInJail) || pattern?.hideInJail === true) hidden.add(candidate);
       else if (entries.some((e) => e.scope === 'write')) readOnly.add(candidate);
     }
   }
