@@ -110,6 +110,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       services: { ...tools.services, attachments: createAttachmentSink({ store: attachmentStore, events }) },
       permissionMode: () => configReader().permissions.mode,
       onError: (message, error) => logger.error(message, { error: String(error) }),
+      commandsUnjailed: !tools.jailStatus.active,
     });
     const builtinNames = new Set(capabilities.registry.list().map((cap) => cap.name));
     applyCommandCapabilities(capabilities.registry, { config: config.sandbox, daemonEnv: process.env, reserved: builtinNames });
