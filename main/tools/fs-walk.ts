@@ -4,7 +4,9 @@
  * - folders are entered only when the policy allows reading them (a protected folder such as
  *   ~/.ssh inside an `open`-mode home is never even listed);
  * - symlinked folders are not followed (no loops, no walking out of the root through a link);
- * - every file handed out is checked by the policy again by the caller, on its real path.
+ * - every file handed out is checked by the policy again by the caller, on its real path;
+ * - FIFOs, sockets and devices are never handed out (only regular files and symlinks are), and a
+ *   symlink to one is refused by the caller's verified open (not_regular_file) without blocking.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
