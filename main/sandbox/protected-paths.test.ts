@@ -51,6 +51,10 @@ describe('protected paths: credential files in home', () => {
     expect(policy.checkRead(inHome('projects/app/x.txt'))).toBe(inHome('projects/app/x.txt'));
   });
 
+  it('protects the chat attachments store in $FERMIX_HOME', () => {
+    expect(matcher.match(path.join(dirs.fermixHome, 'attachments', 'conv-1', 'a.png'), 'read')?.label).toBe('$FERMIX_HOME/attachments');
+  });
+
   it('lists ~/.env* and a top-level .kdbx for the jail to hide', () => {
     writeFileSync(inHome('.env.Production'), 'X=1\n');
     writeFileSync(inHome('vault.kdbx'), 'kdbx');

@@ -50,6 +50,9 @@ const FERMIX_STATE = [
   'setup-launch-token.json', 'acp_identities', 'mobile', 'plugins/run', 'browser/profiles', 'bootstrap',
   'memory.db', 'fermix.db', 'grants', 'logs', 'traces', 'run', '.previous', 'daemon.sock', 'realtime.sock',
   'companion.sock', 'acp.sock', 'browser_bridge.sock',
+  // Chat attachments: the daemon feeds their bytes to the model, so a file swapped for a symlink
+  // there (open mode: home is a root) would hand it ~/.ssh/id_rsa on a later turn.
+  'attachments',
 ];
 
 const OS_ROOTS = [
