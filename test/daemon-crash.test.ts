@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDatabase } from '../main/store/database.js';
+import { startModelServer } from './fixtures/model-server/index.js';
 import { apiCall, BIN, isAlive, runFermix, runFermixAsync, startDaemonProcess, tempHome, waitFor } from './support/daemon-process.js';
 
 describe('crash safety', () => {
@@ -52,6 +53,45 @@ describe('crash safety', () => {
     expect(db.schemaVersion()).toBeGreaterThanOrEqual(1);
     expect(db.get<{ n: number }>('SELECT COUNT(*) AS n FROM conversations')!.n).toBeGreaterThanOrEqual(beforeKill.length);
     db.close();
+  });
+});
+
+describe('streamed text survives kill -9', () => {
+  it('the turn comes back interrupted with the text the person already saw', async () => {
+    const server = await startModelServer();
+    const home = tempHome();
+    writeFileSync(join(home, 'config.toml'), `[providers.local]\ntype = "openai-compatible"\nbase_url = "${server.baseUrlOpenAI}"\nmodel = "qwen3"\nprimary = true\n`);
+    // Twenty words, one every 150 ms: the kill lands mid-answer.
+    const answer = Array.from({ length: 20 }, (_, index) => `word${index}`).join(' ');
+    server.setScript([{ text: answer, chunks: 20, delayMs: 150 }]);
+    try {
+      const daemon = await startDaemonProcess(home);
+      const sent = await apiCall(daemon, 'chat.send', { message: 'talk slowly' });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+      const { turn_id, conversation_id } = sent.body.result;
+      // chat.turn reads the stored text: once it shows some, the checkpoint has reached the database.
+      await waitFor(async () => (await apiCall(daemon, 'chat.turn', { turn_id })).body.result?.text.includes('word2'), 15_000, 'streamed text in the store');
+      const seen = (await apiCall(daemon, 'chat.turn', { turn_id })).body.result.text as string;
+      process.kill(daemon.pid, 'SIGKILL');
+      await daemon.exited;
+
+      const restarted = await startDaemonProcess(home);
+      try {
+        const turn = (await apiCall(restarted, 'chat.turn', { turn_id })).body.result;
+        expect(turn.status).toBe('interrupted');
+        expect(turn.text.startsWith(seen)).toBe(true);
+        expect(answer.startsWith(turn.text)).toBe(true);
+        expect(turn.text).not.toBe(answer);
+        const history = (await apiCall(restarted, 'chat.history', { conversation_id, limit: 10 })).body.result.messages;
+        expect(history.map((message: { role: string }) => message.role)).toEqual(['user', 'assistant']);
+        expect(history[1].content).toBe(turn.text);
+      } finally {
+        restarted.child.kill('SIGTERM');
+        await restarted.exited;
+      }
+    } finally {
+      server.close();
+    }
   });
 });
 

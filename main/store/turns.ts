@@ -183,6 +183,10 @@ export function createTurnStore(db: Database, now: () => Date = () => new Date()
         return lastInsertRowid;
       });
     },
+    /** Rewrites one message row in place: the streamed-text draft of a step becomes its final message. */
+    replaceMessage(id: number, message: StoredMessage): void {
+      db.run('UPDATE messages SET role = ?, content = ?, data = ? WHERE id = ?', [message.role, contentOf(message), JSON.stringify(message), id]);
+    },
     /** The model-level history. Rows written without `data` (by other writers) replay as plain text. */
     history(conversationId: string): StoredMessage[] {
       const rows = db.all<{ role: string; content: string; data: string | null }>('SELECT role, content, data FROM messages WHERE conversation_id = ? ORDER BY id', [conversationId]);

@@ -16,6 +16,7 @@ import { createLoopDetector } from './loop-detector.js';
 import { callModel, type ModelToolCall, type ProviderHandle, type RetryPolicy } from './model-call.js';
 import { dispatchCall, skipCall, type DispatchContext } from './tool-dispatch.js';
 import type { TurnEmitter } from './turn-events.js';
+import { createStreamCheckpoint } from './stream-checkpoint.js';
 import type { ReadAttachment } from './user-attachments.js';
 
 /** Reference §2.1: interactive, subagent and scheduled-job turns all get 100 iterations. */
@@ -85,9 +86,11 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   let lastText = '';
   let streamed = '';
   const checkpoint = input.checkpoint ?? (async () => {});
+  // The answer as it streams, saved at least once a second: a kill -9 keeps what the person saw.
+  const draft = createStreamCheckpoint(store, conversationId, turn.id);
 
   const persistPartial = () => {
-    if (streamed) store.appendMessage(conversationId, turn.id, { role: 'assistant', text: streamed, toolCalls: [], partial: true });
+    if (streamed) draft.finish({ role: 'assistant', text: streamed, toolCalls: [], partial: true });
     lastText = streamed || lastText;
   };
   const stopped = (): TurnOutcome => ({ status: 'stopped', text: lastText, stop_reason: 'stopped', error: null });
@@ -183,6 +186,7 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
         onDelta: (text) => {
           streamed += text;
           input.emitter.delta(text);
+          draft.update(streamed);
         },
         onAttempt: (attempt) => store.recordModelCall(turn.id, {
           iteration: iterations,
@@ -206,10 +210,12 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
     } catch (error) {
       input.emitter.flush();
       if (input.signal.aborted) {
-        if (input.shuttingDown()) return { status: 'interrupted', text: lastText, stop_reason: 'daemon_shutdown', error: null };
+        // Shutdown or /stop: the text streamed so far stays, as the partial answer of the step.
         persistPartial();
+        if (input.shuttingDown()) return { status: 'interrupted', text: lastText, stop_reason: 'daemon_shutdown', error: null };
         return stopped();
       }
+      draft.dispose();
       return { status: 'failed', text: lastText, stop_reason: 'provider_error', error: toWire(error) };
     }
     input.emitter.flush();
@@ -231,7 +237,7 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
     }
     const truncated = result.finishReason === 'length' || result.finishReason === 'content-filter';
     const partial = result.streamError !== undefined || (truncated && result.toolCalls.length === 0);
-    store.appendMessage(conversationId, turn.id, { role: 'assistant', text: result.text, toolCalls: result.toolCalls, ...(partial ? { partial: true } : {}) });
+    draft.finish({ role: 'assistant', text: result.text, toolCalls: result.toolCalls, ...(partial ? { partial: true } : {}) });
     if (result.text) lastText = result.text;
     if (result.streamError) {
       return { status: 'partial', text: lastText, stop_reason: `stream_error: ${result.streamError.code}`, error: result.streamError.toWire() };
