@@ -235,7 +235,7 @@ export function createAgentService(deps: AgentServiceDeps) {
           signal: entry.controller.signal,
           shuttingDown: () => shuttingDown,
           candidates,
-          prepare: () => requests.prepare(conversationId, turn.options.trust),
+          prepare: () => requests.prepare(conversationId, turn.options.trust, turn.options.origin ?? 'chat'),
           retry,
           maxIterations: deps.maxIterations ?? ITERATION_CAPS[turn.options.kind],
           checkpoint: () => holds.get(conversationId)?.checkpoint(entry.controller.signal) ?? Promise.resolve(),

@@ -6,7 +6,7 @@
  * version.
  */
 import type { ToolSet } from 'ai';
-import type { Capability, CapabilityRegistry, Trust } from '../core/capabilities/index.js';
+import type { Capability, CapabilityRegistry, Origin, Trust } from '../core/capabilities/index.js';
 import { presentTools, toSdkTools, type ToolPresentation } from './deferral.js';
 import type { PreparedRequest } from './loop/run-turn.js';
 import { buildRuntimePrompt, createPromptCache, type PluginStatus, type SkillSummary } from './runtime-prompt.js';
@@ -20,14 +20,29 @@ export interface RequestBuilderOptions {
   now: () => Date;
 }
 
+/** Origins where a person is at the keyboard: only they can answer a folder request. */
+const ATTENDED_ORIGINS: ReadonlySet<Origin> = new Set(['chat', 'cli', 'voice']);
+
+/**
+ * What a model may be offered: never a capability without an executor (calling it could only fail with
+ * not_implemented; `fermix capabilities` still lists it), and `request_directory_access` only on an
+ * operator's attended turn — guests, jobs, subagents and inbound MCP runs would be refused anyway.
+ */
+export function offerable(cap: Capability, trust: Trust, origin: Origin): boolean {
+  if (typeof cap.executor !== 'function') return false;
+  if (cap.name === 'request_directory_access') return trust === 'operator' && ATTENDED_ORIGINS.has(origin);
+  return true;
+}
+
 export function createRequestBuilder(options: RequestBuilderOptions) {
   const prompts = createPromptCache();
   let toolCache: { key: string; tools: ToolSet; presentation: ToolPresentation; visible: Capability[] } | undefined;
 
-  function toolsFor(trust: Trust, enabled: boolean) {
-    const key = `${options.registry.version}|${trust}|${enabled}`;
+  function toolsFor(trust: Trust, origin: Origin, enabled: boolean) {
+    const attended = ATTENDED_ORIGINS.has(origin);
+    const key = `${options.registry.version}|${trust}|${attended}|${enabled}`;
     if (toolCache?.key !== key) {
-      const visible = options.registry.list_for({ trust });
+      const visible = options.registry.list_for({ trust }).filter((cap) => offerable(cap, trust, origin));
       const presentation = presentTools(visible, enabled);
       toolCache = { key, tools: toSdkTools(presentation.advertised), presentation, visible };
     }
@@ -35,13 +50,13 @@ export function createRequestBuilder(options: RequestBuilderOptions) {
   }
 
   return {
-    prepare(conversationId: string, trust: Trust): PreparedRequest & { presentation: ToolPresentation; promptRebuilt: boolean } {
+    prepare(conversationId: string, trust: Trust, origin: Origin = 'chat'): PreparedRequest & { presentation: ToolPresentation; promptRebuilt: boolean } {
       const enabled = options.deferralEnabled();
-      const { tools, presentation, visible } = toolsFor(trust, enabled);
+      const { tools, presentation, visible } = toolsFor(trust, origin, enabled);
       const now = options.now();
       const plugins = options.pluginStatus();
       const skills = options.skillCatalog();
-      const key = [options.registry.version, trust, enabled, now.toISOString().slice(0, 10), JSON.stringify(plugins), JSON.stringify(skills)].join('|');
+      const key = [options.registry.version, trust, ATTENDED_ORIGINS.has(origin), enabled, now.toISOString().slice(0, 10), JSON.stringify(plugins), JSON.stringify(skills)].join('|');
       const { prompt, rebuilt } = prompts.get(conversationId, key, () => buildRuntimePrompt({ now, presentation, visible, plugins, skills }));
       const byName = new Map(visible.map((cap) => [cap.name, cap]));
       const deferred = presentation.deferred;
