@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createDispatcher } from './dispatcher.js';
+import { createDispatcher, exceedsDepth, MAX_INPUT_DEPTH } from './dispatcher.js';
 import { FermixError } from '../core/errors.js';
 import { createApiClient } from './client.js';
 
@@ -44,5 +44,35 @@ describe('dispatcher', () => {
     const health = await client.call('system.health');
     expect(health.not_ready[0].component).toBe('store');
     await expect(client.call('conversations.get', { id: 'x' })).rejects.toMatchObject({ code: 'not_implemented', hint: expect.any(String) });
+  });
+
+  it('refuses input nested deeper than 64 levels with invalid_input before the handler or zod walk it', async () => {
+    let called = 0;
+    const dispatcher = createDispatcher({ 'conversations.create': () => { called += 1; throw new Error('must not run'); } });
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 10_000; i += 1) deep = [deep];
+    const refused = await dispatcher.dispatch('conversations.create', { title: deep }, context);
+    expect(refused).toMatchObject({ ok: false, error: { code: 'invalid_input', data: { max_depth: MAX_INPUT_DEPTH } } });
+    expect((refused as { error: { hint: string } }).error.hint).toContain('64');
+    expect(called).toBe(0);
+  });
+
+  it('counts depth exactly: 64 levels pass, 65 do not', () => {
+    const nest = (levels: number) => {
+      let value: unknown = 1;
+      for (let i = 0; i < levels; i += 1) value = i % 2 ? [value] : { k: value };
+      return value;
+    };
+    expect(exceedsDepth(nest(64), 64)).toBe(false);
+    expect(exceedsDepth(nest(65), 64)).toBe(true);
+    expect(exceedsDepth('text', 0)).toBe(false);
+    expect(exceedsDepth([[], [[]]], 3)).toBe(false);
+    expect(exceedsDepth([[], [[[]]]], 3)).toBe(true);
+  });
+
+  it('echoes at most 100 characters of an unknown method name', async () => {
+    const result = await createDispatcher({}).dispatch('x'.repeat(100_000), {}, context);
+    expect(result).toMatchObject({ ok: false, error: { code: 'method_not_found' } });
+    expect(JSON.stringify(result).length).toBeLessThan(600);
   });
 });

@@ -19,6 +19,9 @@ export interface Dispatcher {
   dispatch(method: string, input: unknown, context: CallContext): Promise<DispatchResult>;
 }
 
+/** Input nesting cap, as Fermix's MCP request cap (depth 64): checked before zod, logs or audit walk it recursively. */
+export const MAX_INPUT_DEPTH = 64;
+
 export interface DispatcherOptions {
   /** Called with unexpected (non-Fermix) errors, so they reach the log with their stack. */
   onInternalError?: (method: string, error: unknown) => void;
@@ -30,11 +33,13 @@ export function createDispatcher(handlers: Partial<Handlers>, options: Dispatche
     async dispatch(method, input, context) {
       try {
         if (!isMethodName(method)) {
+          // Echo at most 100 characters: the name is client input and ends up in logs and error screens.
+          const shown = method.length > 100 ? `${method.slice(0, 100)}…` : method;
           throw new FermixError({
             code: 'method_not_found',
-            message: `The daemon has no API method named "${method}".`,
+            message: `The daemon has no API method named "${shown}".`,
             hint: 'Update the client and the daemon to the same version (`fermix restart` after an upgrade).',
-            data: { method },
+            data: { method: shown },
           });
         }
         const handler = handlers[method] as ((input: unknown, context: CallContext) => unknown) | undefined;
@@ -43,6 +48,14 @@ export function createDispatcher(handlers: Partial<Handlers>, options: Dispatche
             code: 'not_implemented',
             message: `The API method "${method}" is declared but this daemon does not serve it yet.`,
             hint: 'Update Fermix; this method arrives with the feature that needs it.',
+          });
+        }
+        if (exceedsDepth(input, MAX_INPUT_DEPTH)) {
+          throw new FermixError({
+            code: 'invalid_input',
+            message: `Invalid input for ${method}: it is nested deeper than ${MAX_INPUT_DEPTH} levels.`,
+            hint: `Send arguments nested at most ${MAX_INPUT_DEPTH} levels deep.`,
+            data: { max_depth: MAX_INPUT_DEPTH },
           });
         }
         const spec = apiContract[method];
@@ -75,4 +88,21 @@ function parseOrThrow(schema: z.ZodType, input: unknown, method: string): unknow
     hint: 'Fix the named field and send the request again.',
     data: { issues },
   });
+}
+
+/**
+ * True when arrays/objects nest deeper than `max` (a bare object is depth 1). Iterative on purpose:
+ * the input may be 10,000 levels deep, which is exactly what overflows a recursive walk.
+ */
+export function exceedsDepth(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop() as [unknown, number];
+    if (current === null || typeof current !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(current as Record<string, unknown>)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }

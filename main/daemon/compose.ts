@@ -9,6 +9,8 @@ import { openDatabase, type Database } from '../store/database.js';
 import { createConversationStore } from '../store/conversations.js';
 import { createEventBus, type EventBus } from './event-bus.js';
 import { createHttpAuth } from './http-auth.js';
+import { createWebSessionStore } from './web-sessions.js';
+import { createCallSignals } from './call-signals.js';
 import { createHttpServer } from './http-server.js';
 import { createControlSocket } from './control-socket.js';
 import { acquirePidLock } from './pid-lock.js';
@@ -143,7 +145,9 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     for (const check of baseDoctorChecks(paths, { insideDaemon: true })) doctor.register(check);
 
     let stopRequested: (reason: string) => void = () => {};
-    const auth = createHttpAuth();
+    // Browser sessions survive restarts: the cookie id's HMAC under secret_key_base (a protected path) is kept in run/.
+    const webSessions = createWebSessionStore({ secretFile: join(paths.home, 'secret_key_base'), sessionsFile: join(paths.run, 'web-sessions.json'), onWarn: (message, fields) => logger.warn(message, fields) });
+    const auth = createHttpAuth(undefined, webSessions);
     let httpUrl: string | null = null;
 
     const handlers: Partial<Handlers> = {
@@ -213,12 +217,15 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     }
 
     const inner = createDispatcher(handlers, { onInternalError: (method, error) => logger.error('api method failed', { method, error: String((error as Error)?.stack ?? error) }) });
+    const callSignals = createCallSignals(lifetime.signal);
     const dispatcher: Dispatcher = {
       async dispatch(method: string, input: unknown, context: Parameters<typeof inner.dispatch>[2]) {
         inFlight += 1;
+        const call = context.signal ? undefined : callSignals.open();
         try {
-          return await inner.dispatch(method, input, { ...context, signal: context.signal ?? lifetime.signal });
+          return await inner.dispatch(method, input, { ...context, signal: context.signal ?? call?.signal });
         } finally {
+          call?.release();
           inFlight -= 1;
         }
       },
@@ -231,6 +238,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       rendererDir: options.rendererDir ?? join(packageRoot(), 'out', 'renderer'),
       readiness,
       onError: (message, error) => logger.error(message, { error: String(error) }),
+      onWarn: (message, fields) => logger.warn(message, fields),
     });
     const port = await http.listen(options.port ?? config.fermix_web.port);
     cleanups.unshift(() => http.close());

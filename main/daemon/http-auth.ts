@@ -1,14 +1,16 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { createWebSessionStore, type WebSessionStore } from './web-sessions.js';
 
 export const SESSION_COOKIE = 'fermix_session';
+
+const SINGLE_HEADERS = new Set(['host', 'origin', 'authorization']);
 
 /**
  * Loopback HTTP auth (ARCHITECTURE §3): a random per-run token, traded by the page for an HttpOnly,
  * SameSite=Strict session cookie; Host and Origin pinned to the bound address against DNS rebinding.
  */
-export function createHttpAuth(token = randomBytes(32).toString('base64url')) {
-  const sessions = new Set<string>();
+export function createHttpAuth(token = randomBytes(32).toString('base64url'), sessions: WebSessionStore = createWebSessionStore()) {
   let port = 0;
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const allowedOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
@@ -34,6 +36,20 @@ export function createHttpAuth(token = randomBytes(32).toString('base64url')) {
     setPort(value: number) {
       port = value;
     },
+    /**
+     * 400 reason when a header that decides who is asking appears twice: Node keeps the first Host,
+     * Origin or Authorization, a proxy or a later check might read the other one.
+     */
+    duplicateHeader(request: IncomingMessage): string | undefined {
+      const seen = new Set<string>();
+      for (let i = 0; i < request.rawHeaders.length; i += 2) {
+        const name = request.rawHeaders[i].toLowerCase();
+        if (!SINGLE_HEADERS.has(name)) continue;
+        if (seen.has(name)) return `The request carries more than one ${name} header`;
+        seen.add(name);
+      }
+      return undefined;
+    },
     /** 403 reason, or undefined when Host (and Origin, if sent) name the bound loopback address. */
     checkHostAndOrigin(request: IncomingMessage): string | undefined {
       const host = request.headers.host;
@@ -45,14 +61,12 @@ export function createHttpAuth(token = randomBytes(32).toString('base64url')) {
     isAuthenticated(request: IncomingMessage): boolean {
       const authorization = request.headers.authorization;
       if (authorization?.startsWith('Bearer ') && safeEqual(authorization.slice(7).trim(), token)) return true;
-      const session = cookieValue(request, SESSION_COOKIE);
-      return session !== undefined && sessions.has(session);
+      return sessions.verify(cookieValue(request, SESSION_COOKIE));
     },
     /** Returns a Set-Cookie value for a valid token, or undefined. */
     exchange(candidate: unknown): string | undefined {
       if (typeof candidate !== 'string' || !safeEqual(candidate, token)) return undefined;
-      const session = randomBytes(32).toString('base64url');
-      sessions.add(session);
+      const session = sessions.create();
       return `${SESSION_COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/`;
     },
   };

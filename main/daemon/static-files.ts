@@ -29,6 +29,15 @@ export function contentSecurityPolicy(port: number): string {
   ].join('; ');
 }
 
+/** decodeURIComponent without the URIError: a client's malformed `%ZZ` is its mistake (400), not ours (500). */
+export function safeDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Serves the built renderer; any unknown path gets index.html (client-side routes). */
 export function serveStatic(root: string, urlPath: string, response: ServerResponse, port: number): void {
   const index = join(root, 'index.html');
@@ -37,7 +46,14 @@ export function serveStatic(root: string, urlPath: string, response: ServerRespo
     response.end('<!doctype html><title>Fermix</title><p>The Fermix window has not been built yet. Run <code>npm run build</code>, then reload this page.</p>');
     return;
   }
-  let relative = decodeURIComponent(urlPath.split('?')[0]);
+  const decoded = safeDecode(urlPath.split('?')[0]);
+  if (decoded === undefined) {
+    const body = JSON.stringify({ error: { code: 'invalid_request', message: 'The URL path is not valid percent-encoding.', hint: 'Open the address the daemon printed, without hand-edited % escapes.' } });
+    response.writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-content-type-options': 'nosniff' });
+    response.end(body);
+    return;
+  }
+  let relative = decoded;
   if (relative.endsWith('/')) relative += 'index.html';
   const candidate = normalize(join(root, relative));
   const inside = candidate === root || candidate.startsWith(root.endsWith(sep) ? root : root + sep);

@@ -129,6 +129,8 @@ function runHelper(argv: string[], env: Record<string, string>, deadline: number
       timedOut = true;
       if (child.pid !== undefined) terminateGroup(child.pid, 500);
     }, remaining);
+    // An unhandled pipe 'error' would end the daemon; the exit handler still resolves.
+    child.stdout.on('error', () => {});
     child.stdout.on('data', (chunk: Buffer) => {
       // One line of at most 8 KiB is all we keep; more is a helper printing something else.
       if (size <= ENV_LIMITS.maxValueBytes + 2) chunks.push(chunk);
