@@ -17,12 +17,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ExecutionContext } from '../../main/core/capabilities/capability.js';
 import { createJail, createSandbox, sandboxConfigSchema, type Sandbox } from '../../main/sandbox/index.js';
 import { makeSandboxDirs, type SandboxDirs } from '../../main/sandbox/test-fixture.js';
+import { fileEdit } from '../../main/tools/file-edit.js';
 import { fileRead } from '../../main/tools/file-read.js';
 import { fileWrite } from '../../main/tools/file-write.js';
 import { run } from '../../main/tools/tool-test-fixture.js';
 
 const READS = 2000;
 const WRITES = 2000;
+/** file_edit shares the write path; a few hundred aim at turning the sandbox `open` in config.toml. */
+const EDITS = 400;
 const PARALLEL = 8;
 const MARKER = 'PRIVATE-KEY-DO-NOT-LEAK';
 
@@ -81,7 +84,7 @@ async function makeSetup(jailed: boolean): Promise<Setup> {
   writeFileSync(path.join(ws, 'race.dir', 'id_rsa'), 'benign copy\n');
   symlinkSync(path.join(dirs.home, '.ssh'), path.join(ws, 'race.link'));
   mkdirSync(path.join(ws, 'wrace.dir', 'logs'), { recursive: true });
-  writeFileSync(path.join(ws, 'wrace.dir', 'config.toml'), 'benign\n');
+  writeFileSync(path.join(ws, 'wrace.dir', 'config.toml'), 'benign\nmode = "standard"\n');
   writeFileSync(path.join(ws, 'wrace.dir', 'logs', 'fermix.log'), 'benign\n');
   symlinkSync(dirs.fermixHome, path.join(ws, 'wrace.link'));
   const protectedBefore = new Map<string, string>();
@@ -158,6 +161,7 @@ async function race(jailed: boolean) {
   let readWins = 0;
   let readsOk = 0;
   let writesOk = 0;
+  let editsOk = 0;
   const errors = new Map<string, number>();
   const note = (e: unknown) => {
     const code = (e as { code?: string }).code ?? String(e);
@@ -184,6 +188,19 @@ async function race(jailed: boolean) {
         note(e);
       }
     });
+    await inBatches(EDITS, async () => {
+      try {
+        writeFileSync(path.join(s.dirs.workspace, 'wrace.dir', 'config.toml'), 'mode = "standard"\n'); // arm the benign copy
+      } catch {
+        // renamed to `wrace` at this instant: the copy there is armed or not, either is fine
+      }
+      try {
+        await run(fileEdit.executor, { path: 'wrace/config.toml', old_string: 'mode = "standard"', new_string: 'mode = "open"' }, s.context());
+        editsOk += 1;
+      } catch (e) {
+        note(e);
+      }
+    });
   } finally {
     swaps = await stop();
   }
@@ -191,13 +208,14 @@ async function race(jailed: boolean) {
   const planted = filesUnder(s.dirs.fermixHome).filter((p) => !p.startsWith(`${s.dirs.workspace}/`) && readFileSync(p, 'utf8').includes('PWNED'));
   writeWins.push(...planted);
   const temps = tempFilesUnder(s.dirs.root);
-  const summary = { jailed, swaps, readWins, readsOk, writesOk, writeWins, temps, errors: Object.fromEntries(errors) };
+  const summary = { jailed, swaps, readWins, readsOk, writesOk, editsOk, writeWins, temps, errors: Object.fromEntries(errors) };
   console.log(JSON.stringify(summary));
   // The test can fail: the swapper really swapped, and the calls really reached the open (some succeeded).
   expect(swaps.race, JSON.stringify(summary)).toBeGreaterThan(1000);
   expect(swaps.wrace, JSON.stringify(summary)).toBeGreaterThan(1000);
   expect(readsOk, JSON.stringify(summary)).toBeGreaterThan(0);
   expect(writesOk, JSON.stringify(summary)).toBeGreaterThan(0);
+  expect(editsOk, JSON.stringify(summary)).toBeGreaterThan(0);
   expect(readWins, JSON.stringify(summary)).toBe(0);
   expect(writeWins, JSON.stringify(summary)).toEqual([]);
   expect(temps, JSON.stringify(summary)).toEqual([]);
@@ -207,6 +225,6 @@ async function race(jailed: boolean) {
 }
 
 describe('file tools against a directory/symlink swap race', () => {
-  it(`0 wins in ${READS} reads and ${WRITES} writes without the jail`, async () => race(false), 60_000);
-  it(`0 wins in ${READS} reads and ${WRITES} writes with the swapper in the jail`, async () => race(true), 60_000);
+  it(`0 wins in ${READS} reads, ${WRITES} writes and ${EDITS} edits without the jail`, async () => race(false), 60_000);
+  it(`0 wins in ${READS} reads, ${WRITES} writes and ${EDITS} edits with the swapper in the jail`, async () => race(true), 60_000);
 });
