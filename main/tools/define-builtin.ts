@@ -52,8 +52,10 @@ export function renderExample(name: string, example: BuiltinExample): string {
 }
 
 /**
- * zod → JSON Schema for the provider. `io: 'input'` so fields with a default stay optional and unknown
- * keys are not refused (models add stray keys; the executor's zod parse strips them).
+ * zod → JSON Schema for the provider and the invoke boundary. `io: 'input'` so fields with a default stay
+ * optional. Input objects are strict (`additionalProperties: false`, nested ones too): an unknown key is
+ * refused at the boundary with an error naming it, so the model corrects the call instead of the key
+ * being silently dropped by the executor's parse — or stored whole in the audit (a 31 MB `pad`).
  * z.int() emits ±2^53−1 bounds and records emit `propertyNames: {type: string}`: both say nothing a
  * JSON object does not already say, and cost tokens on every request, so they are dropped.
  */
@@ -66,6 +68,7 @@ export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'
       if (node.maximum === Number.MAX_SAFE_INTEGER) delete node.maximum;
       const names = node.propertyNames as Record<string, unknown> | undefined;
       if (names && names.type === 'string' && Object.keys(names).length === 1) delete node.propertyNames;
+      if (io === 'input' && node.type === 'object' && node.properties !== undefined && !('additionalProperties' in node)) node.additionalProperties = false;
     },
   }) as JsonSchema;
 }

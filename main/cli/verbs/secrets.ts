@@ -1,6 +1,6 @@
 import type { HomePaths } from '../../config/home.js';
 import { loadConfig } from '../../config/config-file.js';
-import { createKeychain } from '../../secrets/keychain.js';
+import { createKeychain, SECRET_NAME } from '../../secrets/keychain.js';
 import { EXIT, UsageError, type CliIo } from '../output.js';
 
 /** Reads a secret without echoing it (terminal) or from piped stdin (`--stdin`). Never from argv: argv is visible in `ps`. */
@@ -35,8 +35,25 @@ async function readSecret(io: CliIo, name: string, fromStdin: boolean): Promise<
   });
 }
 
+/**
+ * Refuses a malformed NAME without repeating it: `fermix secrets set OPENAI_API_KEY=sk-…` puts the value
+ * where the name goes, and the keychain's own "not a valid secret name" error would print it back (into
+ * the terminal's scrollback, CI logs, screen shares). Only the part before "=" is ever shown.
+ */
+export function checkSecretNameArgument(sub: string, name: string): void {
+  if (SECRET_NAME.test(name)) return;
+  const equals = name.indexOf('=');
+  if (equals >= 0) {
+    const before = name.slice(0, equals);
+    const shown = SECRET_NAME.test(before) ? before : 'NAME';
+    throw new UsageError(`fermix secrets ${sub} takes the secret's name only, not NAME=value; the value was not stored and is not shown here. If it was a real secret, clear your shell history (it is there now). Run \`fermix secrets ${sub} ${shown}\`${sub === 'set' ? ` and type the value, or pipe it: printf '%s' "$VALUE" | fermix secrets set ${shown} --stdin` : ''}.`);
+  }
+  throw new UsageError(`That is not a valid secret name (${name.length} characters; use letters, digits and underscores, like OPENAI_API_KEY). It is not shown here in case it holds a value. Run \`fermix secrets ${sub} NAME\`.`);
+}
+
 export async function secretsVerb(io: CliIo, paths: HomePaths, rest: string[], options: { json: boolean; stdin: boolean }): Promise<number> {
   const [sub, name, extra] = rest;
+  if ((sub === 'set' || sub === 'clear' || sub === 'status') && name) checkSecretNameArgument(sub, name);
   const profile = loadConfig(paths.config).config.fermix_core.profile;
   const keychain = createKeychain({ profile });
   if (sub === 'set') {

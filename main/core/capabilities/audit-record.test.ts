@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { argsMetadata, buildAuditRecord, redactSecrets, redactText, REDACTED } from './audit-record.js';
 import { makeCapability } from './test-fixtures.js';
 
@@ -76,5 +77,73 @@ describe('buildAuditRecord', () => {
   it('an unknown capability is recorded with redacted arguments and null kind/class', () => {
     const record = buildAuditRecord({ ...base, decision: 'rejected', name: 'rm_everything', capability: undefined, args: { key: SECRETS.aws }, error_code: 'unknown_capability' });
     expect(record).toMatchObject({ capability: 'rm_everything', kind: null, policy_class: null, args_mode: 'redact_args', args: { key: '[REDACTED:aws_access_key]' }, error_code: 'unknown_capability' });
+  });
+});
+
+describe('audit records hold no secret and stay bounded', () => {
+  const base = { time: Date.UTC(2025, 5, 1, 12), trust: 'operator' as const, origin: 'chat' as const, decision: 'allow' as const };
+  const key = `sk-proj-${'Ab1'.repeat(20)}`;
+
+  it('full mode redacts secret-shaped text and secret-named fields (full never means raw)', () => {
+    const cap = makeCapability({ name: 'shell', policy_class: 'exec' });
+    const record = buildAuditRecord({ ...base, name: 'shell', capability: cap, args: { command: `OPENAI_API_KEY=${key} mysql --password=hunter2x9 db`, password: 'hunter2x9' } });
+    expect(record.args).toEqual({ command: 'OPENAI_API_KEY=[REDACTED:api_key] mysql --password=[REDACTED:field] db', password: REDACTED });
+  });
+
+  it('file bodies are recorded as size, sha256 and a redacted excerpt', () => {
+    const cap = makeCapability({ name: 'file_write', policy_class: 'read_write' });
+    const content = `OPENAI_API_KEY=${key}\nDB_PASSWORD=hunter2x9\n${'filler line\n'.repeat(50)}`;
+    const record = buildAuditRecord({ ...base, name: 'file_write', capability: cap, args: { path: '.env', content } });
+    const args = record.args as { path: string; content: { bytes: number; sha256: string; excerpt: string } };
+    expect(args.path).toBe('.env');
+    expect(args.content.bytes).toBe(Buffer.byteLength(content));
+    expect(args.content.sha256).toBe(createHash('sha256').update(content).digest('hex'));
+    expect(args.content.excerpt.startsWith('OPENAI_API_KEY=[REDACTED:api_key]\nDB_PASSWORD=[REDACTED:field]\n')).toBe(true);
+    expect(args.content.excerpt.endsWith('…')).toBe(true);
+    expect(JSON.stringify(record)).not.toContain('hunter2x9');
+  });
+
+  it('a secret straddling the excerpt cut is not half-kept', () => {
+    const cap = makeCapability({ name: 'file_edit', policy_class: 'read_write' });
+    const record = buildAuditRecord({ ...base, name: 'file_edit', capability: cap, args: { path: 'a', old_string: `${'x'.repeat(150)} ${key}`, new_string: '' } });
+    const excerpt = (record.args as { old_string: { excerpt: string } }).old_string.excerpt;
+    expect(excerpt).not.toContain('sk-proj-Ab1');
+    expect(excerpt).toContain('[REDACTED');
+  });
+
+  it('caps a record’s arguments at 16 KiB with a truncation marker and the original size', () => {
+    const cap = makeCapability({ name: 'web_fetch', policy_class: 'network' });
+    const args = { url: `https://x.example/?q=${'a'.repeat(40_000)}&token=zz${'9'.repeat(30)}`, pad: Array.from({ length: 2000 }, () => `k ${key}`) };
+    const record = buildAuditRecord({ ...base, decision: 'rejected', name: 'web_fetch', capability: cap, args, error_code: 'invalid_arguments' });
+    const stored = record.args as { truncated: boolean; original_bytes: number; keys: string[]; preview: string };
+    expect(stored.truncated).toBe(true);
+    expect(stored.original_bytes).toBe(Buffer.byteLength(JSON.stringify(args)));
+    expect(stored.keys).toEqual(['url', 'pad']);
+    expect(Buffer.byteLength(JSON.stringify(record.args))).toBeLessThanOrEqual(16 * 1024);
+    expect(JSON.stringify(record)).not.toContain('sk-proj-Ab1');
+  });
+
+  it('an unknown name is capped and redacted; notes and rules are redacted', () => {
+    const record = buildAuditRecord({ ...base, decision: 'rejected', name: `${key}${'n'.repeat(1000)}`, capability: undefined, args: {}, rule: `config: shell "curl -u a:${'p4ss'.repeat(3)} *" → allow`, notes: { backend: `used ${key}` } });
+    expect(record.capability.length).toBeLessThanOrEqual(128);
+    expect(JSON.stringify(record)).not.toContain('Ab1Ab1');
+    expect(record.rule).toContain('[REDACTED:url_password]');
+    expect(record.notes).toEqual({ backend: 'used [REDACTED:api_key]' });
+  });
+
+  it('costs well under 0.2 ms for a typical record', () => {
+    const shell = makeCapability({ name: 'shell', policy_class: 'exec' });
+    const write = makeCapability({ name: 'file_write', policy_class: 'read_write' });
+    const typical = [
+      { cap: shell, args: { command: 'git status --short && npm test -- --reporter=dot', working_dir: 'projects/app', timeout_ms: 30000 } },
+      { cap: write, args: { path: 'notes/todo.md', content: 'milk\neggs\nbread\n'.repeat(40) } },
+    ];
+    for (let i = 0; i < 200; i++) for (const { cap, args } of typical) buildAuditRecord({ ...base, name: cap.name, capability: cap, args });
+    const runs = 2000;
+    const started = performance.now();
+    for (let i = 0; i < runs; i++) for (const { cap, args } of typical) buildAuditRecord({ ...base, name: cap.name, capability: cap, args });
+    const perRecord = (performance.now() - started) / (runs * typical.length);
+    console.log(`audit record cost: ${(perRecord * 1000).toFixed(1)} µs per record`);
+    expect(perRecord).toBeLessThan(0.2);
   });
 });

@@ -1,14 +1,19 @@
 /**
  * The audit record: one per invocation, denials included, written before anything runs when the call
  * is refused (ARCHITECTURE.md §4 "Audit"). Arguments are recorded per the capability's audit_behavior:
- * - full: as given;
- * - redact_args: secret-shaped values and secret fields replaced by "[REDACTED]";
+ * - full: every argument, with secret-shaped text → `[REDACTED:<kind>]` and secret-named fields
+ *   (password, api_key, the capability's metadata.secret_fields, …) → "[REDACTED]" — never raw (docs/decisions/0010);
+ * - redact_args: the same (kept as a separate value: it is what unknown capabilities get);
  * - metadata_only: only the argument names and their sizes.
- * The store (node) persists records through the AuditSink interface.
+ * File bodies (content, old_string, new_string, metadata.audit_content_fields) and any string over
+ * 4 KiB are recorded as {bytes, sha256, excerpt}; a record's arguments are capped at 16 KiB of JSON
+ * (past that: a truncation marker, the original size and a redacted prefix). The store (node) persists
+ * records through the AuditSink interface.
  */
 import type { AuditBehavior, Capability, CapabilityKind, Origin, PolicyClass, Trust } from './capability.js';
 import { utf8Length } from './runtime.js';
-import { redactSecrets as redactSecretText } from '../redaction.js';
+import { isSecretFieldName, redactSecrets as redactSecretText } from '../redaction.js';
+import { sha256Hex } from '../sha256.js';
 
 export const REDACTED = '[REDACTED]';
 
@@ -60,36 +65,103 @@ export function redactText(text: string): string {
   return redactSecretText(text);
 }
 
-/** Deep copy of `value` with secret-shaped strings and secret-named fields replaced. */
-export function redactSecrets(value: unknown, secretFields: readonly string[] = []): unknown {
+/** Argument names whose value is a file body: recorded as size + sha256 + a redacted excerpt. */
+export const DEFAULT_CONTENT_FIELDS: readonly string[] = ['content', 'old_string', 'new_string'];
+/** The cap on one record's stored arguments (JSON, UTF-8). */
+export const MAX_AUDIT_ARGS_BYTES = 16 * 1024;
+/** Any string longer than this is digested even when its field is not a content field. */
+export const MAX_AUDIT_STRING_CHARS = 4 * 1024;
+const EXCERPT_CHARS = 160;
+// Redacting this much past the excerpt's end lets a secret that straddles the cut be recognized whole
+// (only a PEM block is longer, and an unterminated PEM block is redacted to the end of its body).
+const EXCERPT_LOOKAHEAD = 1024;
+// Hashing is ~9 ms per MiB in pure JS; past this a string is not hashed (a 31 MB `pad` must not stall the call).
+const MAX_HASH_CHARS = 16 * 1024 * 1024;
+const MAX_NAME_CHARS = 128;
+const MAX_DEPTH = 20;
+
+export interface ContentDigest {
+  bytes: number;
+  /** Of the UTF-8 bytes as given; null when the text is over 16 Mi characters. */
+  sha256: string | null;
+  /** The first 160 characters, secrets redacted, "…" when there is more. */
+  excerpt: string;
+}
+
+export function digestContent(text: string): ContentDigest {
+  const window = redactText(text.slice(0, EXCERPT_CHARS + EXCERPT_LOOKAHEAD));
+  const excerpt = window.length > EXCERPT_CHARS || text.length > EXCERPT_CHARS + EXCERPT_LOOKAHEAD ? `${window.slice(0, EXCERPT_CHARS)}…` : window;
+  return { bytes: utf8Length(text), sha256: text.length <= MAX_HASH_CHARS ? sha256Hex(text) : null, excerpt };
+}
+
+/**
+ * Deep copy of `value` with secret-shaped strings and secret-named fields replaced; with `contentFields`,
+ * the strings under those names (and every over-long string) become a ContentDigest.
+ */
+export function redactSecrets(value: unknown, secretFields: readonly string[] = [], contentFields: readonly string[] = []): unknown {
   const names = new Set([...DEFAULT_SECRET_FIELDS, ...secretFields].map((n) => n.toLowerCase()));
+  const bodies = new Set(contentFields);
   const seen = new Set<object>();
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return redactText(v);
+  const walk = (v: unknown, key: string | null, depth: number): unknown => {
+    if (typeof v === 'string') return (key !== null && bodies.has(key)) || (bodies.size > 0 && v.length > MAX_AUDIT_STRING_CHARS) ? digestContent(v) : redactText(v);
     if (v === null || typeof v !== 'object') return v;
     if (seen.has(v)) return '[CIRCULAR]';
+    if (depth >= MAX_DEPTH) return '[TRUNCATED]';
     seen.add(v);
-    if (Array.isArray(v)) return v.map(walk);
+    if (Array.isArray(v)) return v.map((item) => walk(item, null, depth + 1));
     const out: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(v as Record<string, unknown>)) {
-      out[key] = names.has(key.toLowerCase()) ? REDACTED : walk(inner);
+    for (const [name, inner] of Object.entries(v as Record<string, unknown>)) {
+      const secret = names.has(name.toLowerCase()) || (isSecretFieldName(name) && inner !== null && typeof inner !== 'boolean');
+      out[redactText(name)] = secret ? REDACTED : walk(inner, name, depth + 1);
     }
     return out;
   };
-  return walk(value);
+  return walk(value, null, 0);
 }
 
 export function argsMetadata(args: Record<string, unknown>): ArgsMetadata {
   const keys = Object.keys(args);
   const sizes: Record<string, number> = {};
-  for (const key of keys) sizes[key] = utf8Length(JSON.stringify(args[key]) ?? '');
-  return { keys, sizes };
+  for (const key of keys) sizes[redactText(key)] = utf8Length(JSON.stringify(args[key]) ?? '');
+  return { keys: keys.map(redactText), sizes };
 }
 
-export function argsForAudit(behavior: AuditBehavior, args: Record<string, unknown>, secretFields: readonly string[] = []): unknown {
-  if (behavior === 'metadata_only') return argsMetadata(args);
-  if (behavior === 'redact_args') return redactSecrets(args, secretFields);
-  return args;
+export interface TruncatedArgs {
+  truncated: true;
+  /** UTF-8 bytes of the arguments' JSON as the caller sent them. */
+  original_bytes: number;
+  keys: string[];
+  sizes: Record<string, number>;
+  /** The start of the redacted arguments' JSON (redacted before it was cut, so no secret is half-kept). */
+  preview: string;
+}
+
+/** Keeps a record's arguments under MAX_AUDIT_ARGS_BYTES. `recorded` is already redacted. */
+export function capArgs(recorded: unknown, original: Record<string, unknown>, maxBytes = MAX_AUDIT_ARGS_BYTES): unknown {
+  const json = JSON.stringify(recorded) ?? 'null';
+  if (utf8Length(json) <= maxBytes) return recorded;
+  const meta = argsMetadata(original);
+  const keys = meta.keys.slice(0, 64);
+  const sizes: Record<string, number> = {};
+  for (const key of keys) sizes[key.slice(0, MAX_NAME_CHARS)] = meta.sizes[key] ?? 0;
+  const fixed = JSON.stringify({ truncated: true, original_bytes: 0, keys, sizes, preview: '' });
+  // Characters of preview ≤ its UTF-8 bytes; the 64-byte margin covers JSON escaping of the cut and the number.
+  let preview = json.slice(0, Math.max(0, Math.floor((maxBytes - utf8Length(fixed) - 64) / 3)));
+  const last = preview.charCodeAt(preview.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) preview = preview.slice(0, -1);
+  return { truncated: true, original_bytes: utf8Length(JSON.stringify(original) ?? ''), keys, sizes, preview } satisfies TruncatedArgs;
+}
+
+export function argsForAudit(behavior: AuditBehavior, args: Record<string, unknown>, secretFields: readonly string[] = [], contentFields: readonly string[] = DEFAULT_CONTENT_FIELDS): unknown {
+  const recorded = behavior === 'metadata_only' ? argsMetadata(args) : redactSecrets(args, secretFields, contentFields);
+  return capArgs(recorded, args);
+}
+
+function redactNotes(notes: Record<string, string | number | boolean | null> | null | undefined): Record<string, string | number | boolean | null> | null {
+  if (notes === null || notes === undefined) return null;
+  const out: Record<string, string | number | boolean | null> = {};
+  for (const [key, value] of Object.entries(notes)) out[redactText(key)] = typeof value === 'string' ? redactText(value.slice(0, MAX_AUDIT_STRING_CHARS)) : value;
+  return out;
 }
 
 export interface AuditInput {
@@ -117,24 +189,27 @@ export function buildAuditRecord(input: AuditInput): AuditRecord {
   // An unknown name has no declared behavior: redact, since the arguments came from a model.
   const mode: AuditBehavior = cap?.audit_behavior ?? 'redact_args';
   const secretFields = Array.isArray(cap?.metadata.secret_fields) ? cap.metadata.secret_fields : [];
+  const extraContent = cap?.metadata.audit_content_fields;
+  const contentFields = Array.isArray(extraContent) ? [...DEFAULT_CONTENT_FIELDS, ...extraContent.filter((f): f is string => typeof f === 'string')] : DEFAULT_CONTENT_FIELDS;
   return {
     time: new Date(input.time).toISOString(),
     conversation_id: input.conversation_id ?? null,
     trust: input.trust,
     origin: input.origin,
-    capability: input.name,
+    // The requested name comes from the model: it may be anything, of any length.
+    capability: cap?.name ?? redactText(input.name.slice(0, MAX_NAME_CHARS)),
     kind: cap?.kind ?? null,
     policy_class: cap?.policy_class ?? null,
     decision: input.decision,
-    rule: input.rule ?? null,
+    rule: input.rule === null || input.rule === undefined ? null : redactText(input.rule),
     approval: input.approval ?? null,
     args_mode: mode,
-    args: argsForAudit(mode, input.args, secretFields),
+    args: argsForAudit(mode, input.args, secretFields, contentFields),
     duration_ms: Math.max(0, Math.round(input.duration_ms ?? 0)),
     result_bytes: input.result_bytes ?? 0,
     truncated: input.truncated ?? false,
     error_code: input.error_code ?? null,
-    notes: input.notes ?? null,
+    notes: redactNotes(input.notes),
   };
 }
 

@@ -12,6 +12,35 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { FermixError } from '../errors.js';
 import type { Capability } from './capability.js';
 
+/**
+ * Strict inputs for every capability, whatever its source: a top-level object schema that does not say
+ * what to do with unknown properties refuses them (unknown extras were stored whole in the audit: a
+ * 31 MB `pad` argument grew the database by 31 MB a call). 2020-12 schemas get `unevaluatedProperties:
+ * false`, which sees properties declared inside allOf/anyOf/oneOf/$ref; draft-07 has no such keyword,
+ * so there `additionalProperties: false` is added only when no composition keyword could declare more.
+ * A schema that says `additionalProperties` (true or a schema), `patternProperties` or
+ * `unevaluatedProperties` itself is left as its author wrote it.
+ */
+export function strictSchema(schema: Record<string, unknown>, legacy: boolean): Record<string, unknown> {
+  const saysObject = schema.type === 'object' || (schema.type === undefined && schema.properties !== undefined);
+  if (!saysObject) return schema;
+  if ('additionalProperties' in schema || 'patternProperties' in schema || 'unevaluatedProperties' in schema) return schema;
+  // A name listed in `required` but missing from `properties` (a common MCP slip) is still accepted.
+  const declared = schema.properties !== null && typeof schema.properties === 'object' ? (schema.properties as Record<string, unknown>) : {};
+  const required = Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string' && !(name in declared)) : [];
+  const properties = required.length === 0 ? schema.properties : { ...Object.fromEntries(required.map((name) => [name, true])), ...declared };
+  const withRequired = properties === undefined ? schema : { ...schema, properties };
+  if (!legacy) return { ...withRequired, unevaluatedProperties: false };
+  const composed = ['allOf', 'anyOf', 'oneOf', '$ref', 'if', 'dependentSchemas', 'dependencies'].some((keyword) => keyword in schema);
+  return composed ? schema : { ...withRequired, additionalProperties: false };
+}
+
+/** The argument names a capability accepts (top-level `properties`), for the "accepted: …" hint. */
+function acceptedNames(cap: Capability): string[] {
+  const properties = cap.parameters.properties;
+  return properties !== null && typeof properties === 'object' ? Object.keys(properties as Record<string, unknown>) : [];
+}
+
 export interface ArgumentProblem {
   field: string;
   problem: string;
@@ -32,6 +61,7 @@ function fieldOf(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   if (error.keyword === 'required' && typeof params.missingProperty === 'string') base.push(params.missingProperty);
   if (error.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') base.push(params.additionalProperty);
+  if (error.keyword === 'unevaluatedProperties' && typeof params.unevaluatedProperty === 'string') base.push(params.unevaluatedProperty);
   return base.length === 0 ? '(arguments)' : base.join('.');
 }
 
@@ -41,6 +71,7 @@ function problemOf(error: ErrorObject): string {
     case 'required':
       return 'is required';
     case 'additionalProperties':
+    case 'unevaluatedProperties':
       return 'is not an accepted argument';
     case 'enum':
       return `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
@@ -81,7 +112,7 @@ export function createArgsValidator(): ArgsValidator {
       const ajv = legacy ? (ajv07 ??= new Ajv(AJV_OPTIONS)) : (ajv2020 ??= new Ajv2020(AJV_OPTIONS));
       // draft-04/06 ids are not registered meta-schemas (ajv 8); the keywords tool schemas use are the same.
       const { $schema: _declared, ...withoutId } = cap.parameters;
-      fn = ajv.compile(legacy ? withoutId : cap.parameters);
+      fn = ajv.compile(strictSchema(legacy ? withoutId : cap.parameters, legacy));
     } catch (cause) {
       throw new FermixError({
         code: 'invalid_capability',
@@ -108,12 +139,17 @@ export function createArgsValidator(): ArgsValidator {
       const fn = compile(cap);
       if (fn(args)) return;
       const problems = describeProblems(fn.errors ?? []);
-      const listed = problems.slice(0, 5).map((p) => `\`${p.field}\` ${p.problem}`).join('; ');
+      // Field names come from the caller: cap them, so a 1 MB property name is not echoed back whole.
+      const listed = problems.slice(0, 5).map((p) => `\`${p.field.slice(0, 64)}\` ${p.problem}`).join('; ');
+      const unknown = problems.some((p) => p.problem === 'is not an accepted argument');
+      const accepted = acceptedNames(cap);
       throw new FermixError({
         code: 'invalid_arguments',
         message: `Invalid arguments for ${cap.name}: ${listed}.`,
-        hint: `Call ${cap.name} again with arguments matching its schema (tool_describe ${cap.name} shows it).`,
-        data: { name: cap.name, problems },
+        hint: unknown && accepted.length > 0
+          ? `Call ${cap.name} again with only its arguments: ${accepted.join(', ')} (tool_describe ${cap.name} shows them).`
+          : `Call ${cap.name} again with arguments matching its schema (tool_describe ${cap.name} shows it).`,
+        data: { name: cap.name, problems: problems.map((p) => ({ field: p.field.slice(0, 64), problem: p.problem })) },
       });
     },
   };
