@@ -70,7 +70,11 @@ export const configSchema = z.object({
     rules: z.array(permissionRule).default([]),
   }).strict().prefault({}),
   roles: z.record(z.string(), z.object({ tools: z.array(groupName).min(1) }).strict()).default({}),
-  audit: z.object({ retention_days: z.number().int().min(1).max(3650).default(90) }).strict().prefault({}),
+  // Both bounds prune oldest-first; the size is an estimate (doctor's audit row shows it).
+  audit: z.object({
+    retention_days: z.number().int().min(1).max(3650).default(90),
+    max_size_mb: z.number().int().min(1).max(100_000).default(200),
+  }).strict().prefault({}),
   logging: z.object({ level: z.enum(['debug', 'info', 'warn', 'error']).default('info') }).strict().prefault({}),
   mcp: z.object({ servers: z.record(z.string(), z.unknown()).default({}) }).strict().prefault({}),
 }).strict().superRefine((config, context) => {

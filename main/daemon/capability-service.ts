@@ -84,7 +84,7 @@ export function createCapabilityService(options: CapabilityServiceOptions): Capa
       events.emit(stream, 'approval.resolved', { id: event.approval.id, answer: event.type === 'answered' ? event.answer : 'cancelled' });
     }
   });
-  const audit = createAuditStore(options.db, { retentionDays: config.audit.retention_days });
+  const audit = createAuditStore(options.db, { retentionDays: config.audit.retention_days, maxSizeMb: config.audit.max_size_mb });
   const invoker = createInvoker({ registry, gate, approvals, audit: audit.sink, onAuditError: (error) => options.onError?.('audit write failed', error) });
   const services = { ...options.services, registry };
 

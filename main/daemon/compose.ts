@@ -142,7 +142,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     cleanups.unshift(() => agent.close());
     mark('capabilities_and_agent');
     const doctor = createDoctor();
-    for (const check of baseDoctorChecks(paths, { insideDaemon: true })) doctor.register(check);
+    for (const check of baseDoctorChecks(paths, { insideDaemon: true, db })) doctor.register(check);
 
     let stopRequested: (reason: string) => void = () => {};
     // Browser sessions survive restarts: the cookie id's HMAC under secret_key_base (a protected path) is kept in run/.

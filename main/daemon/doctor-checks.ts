@@ -2,7 +2,9 @@ import { existsSync, statSync } from 'node:fs';
 import { loosePermissions, type HomePaths } from '../config/home.js';
 import { loadConfig } from '../config/config-file.js';
 import { isFermixError } from '../core/errors.js';
-import { openDatabase } from '../store/database.js';
+import { openDatabase, type Database } from '../store/database.js';
+import { auditStoreSize } from '../store/audit-store.js';
+import { formatFileSize } from '../api/attachment-rules.js';
 import { readPid, isProcessAlive } from './pid-lock.js';
 import { callDaemon } from '../cli/control-client.js';
 import type { DoctorCheck } from './doctor.js';
@@ -10,9 +12,10 @@ import { jailStatus } from '../sandbox/jail.js';
 
 /**
  * The first doctor rows: home permissions, config validity, daemon socket, database, log activity.
- * `insideDaemon` avoids the daemon opening its own database twice or calling itself over the socket.
+ * `insideDaemon` avoids the daemon opening its own database twice or calling itself over the socket;
+ * `db` is the daemon's open database (the audit row reads its size from it).
  */
-export function baseDoctorChecks(paths: HomePaths, options: { insideDaemon: boolean }): DoctorCheck[] {
+export function baseDoctorChecks(paths: HomePaths, options: { insideDaemon: boolean; db?: Database }): DoctorCheck[] {
   return [
     {
       id: 'home_permissions',
@@ -69,6 +72,39 @@ export function baseDoctorChecks(paths: HomePaths, options: { insideDaemon: bool
           const version = db.schemaVersion();
           db.close();
           return { status: 'OK', detail: `schema version ${version}`, fix: '' };
+        } catch (error) {
+          return { status: 'FAIL', detail: (error as Error).message, fix: 'Start the daemon (`fermix daemon`), which clears a stale lock left by a crash.' };
+        }
+      },
+    },
+    {
+      id: 'audit_store',
+      title: 'audit store',
+      run() {
+        let limits;
+        try {
+          limits = loadConfig(paths.config).config.audit;
+        } catch {
+          return { status: 'N/A', detail: 'config.toml is invalid (see the config row)', fix: '' };
+        }
+        const bounds = `cap ${limits.max_size_mb} MB, ${limits.retention_days} days`;
+        const describe = (db: Database) => {
+          const size = auditStoreSize(db);
+          return { status: 'OK' as const, detail: `${size.records} records, about ${formatFileSize(size.bytes)} (${bounds}; the oldest go first)`, fix: '' };
+        };
+        if (options.db) return describe(options.db);
+        if (options.insideDaemon) return { status: 'N/A', detail: `size not wired in this host (${bounds})`, fix: '' };
+        if (!existsSync(paths.database)) return { status: 'N/A', detail: `no database yet (${bounds})`, fix: '' };
+        // The running daemon holds the database exclusively; its own doctor (the doctor.start API) reads it.
+        const pid = readPid(paths.pidFile);
+        if (pid !== undefined && isProcessAlive(pid)) return { status: 'N/A', detail: `held open by the daemon (pid ${pid}); ${bounds}`, fix: 'To read the size here, stop the daemon (`fermix stop`) and run `fermix doctor` again.' };
+        try {
+          const db = openDatabase(paths.database, { ownsDaemonLock: false });
+          try {
+            return describe(db);
+          } finally {
+            db.close();
+          }
         } catch (error) {
           return { status: 'FAIL', detail: (error as Error).message, fix: 'Start the daemon (`fermix daemon`), which clears a stale lock left by a crash.' };
         }

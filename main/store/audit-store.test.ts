@@ -40,3 +40,44 @@ describe('audit store', () => {
     expect(store.query().map((row) => row.time)).toEqual(['2025-12-30T00:00:00.000Z']);
   });
 });
+
+describe('audit store size cap', () => {
+  const open = () => openDatabase(join(mkdtempSync(join(tmpdir(), 'fermix-audit-cap-')), 'fermix.db'), { ownsDaemonLock: true });
+  const bulky = (index: number) => record({ args: { index, blob: 'x'.repeat(1000) } });
+
+  it('estimates its size and prunes oldest-first to below the cap', () => {
+    const db = open();
+    const store = createAuditStore(db, { retentionDays: 3650, maxSizeMb: 1 });
+    for (let index = 0; index < 1500; index += 1) store.sink.write(bulky(index));
+    const before = store.size();
+    expect(before.records).toBe(1500);
+    expect(before.bytes).toBeGreaterThan(1024 * 1024);
+    const removed = store.purge();
+    expect(removed).toBeGreaterThan(0);
+    const after = store.size();
+    expect(after.bytes).toBeLessThanOrEqual(1024 * 1024);
+    expect(after.records).toBe(1500 - removed);
+    // Oldest first: the newest record stays, the first ones are gone.
+    const kept = store.query({ limit: 5000 }).map((row) => (row.args as { index: number }).index);
+    expect(Math.max(...kept)).toBe(1499);
+    expect(Math.min(...kept)).toBe(removed);
+    db.close();
+  });
+
+  it('is enforced as records are written and when the store opens', async () => {
+    const db = open();
+    const unbounded = createAuditStore(db, { retentionDays: 3650 });
+    for (let index = 0; index < 1200; index += 1) unbounded.sink.write(bulky(index));
+    expect(unbounded.size().bytes).toBeGreaterThan(1024 * 1024);
+    // Opening with a cap (a lowered max_size_mb) prunes at once.
+    const capped = createAuditStore(db, { retentionDays: 3650, maxSizeMb: 1 });
+    expect(capped.size().bytes).toBeLessThanOrEqual(1024 * 1024);
+    const after = capped.size().records;
+    for (let index = 0; index < 500; index += 1) capped.sink.write(bulky(2000 + index));
+    // The 500th write schedules the purge right after the call.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(capped.size().bytes).toBeLessThanOrEqual(1024 * 1024);
+    expect(capped.size().records).toBeLessThan(after + 500);
+    db.close();
+  });
+});

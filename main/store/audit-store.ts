@@ -15,17 +15,52 @@ export interface StoredAuditRecord extends AuditRecord {
 
 const COLUMNS = ['id', 'time', 'conversation_id', 'trust', 'origin', 'capability', 'kind', 'policy_class', 'decision', 'rule', 'approval', 'args_mode', 'args', 'duration_ms', 'result_bytes', 'truncated', 'error_code'] as const;
 
+export interface AuditStoreSize {
+  records: number;
+  /** An estimate: the record count times the average size of the newest records, plus row overhead. */
+  bytes: number;
+}
+
+/** Bytes SQLite spends per audit row beyond its values (record header, rowid, two index entries). */
+const ROW_OVERHEAD_BYTES = 64;
+const VALUE_BYTES = ['time', 'conversation_id', 'trust', 'origin', 'capability', 'kind', 'policy_class', 'decision', 'rule', 'args', 'error_code', 'extra']
+  .map((column) => `COALESCE(LENGTH(CAST(${column} AS BLOB)), 0)`).join(' + ');
+
+/**
+ * The audit store's size without scanning it: ids only grow and rows go oldest-first, so the id range
+ * is the record count, and the newest 200 rows give the average size.
+ */
+export function auditStoreSize(db: Database): AuditStoreSize & { firstId: number; lastId: number; averageBytes: number } {
+  const range = db.get<{ first: number | null; last: number | null }>('SELECT MIN(id) AS first, MAX(id) AS last FROM audit_records');
+  if (!range || range.first === null || range.last === null) return { records: 0, bytes: 0, firstId: 0, lastId: 0, averageBytes: 0 };
+  const sample = db.get<{ average: number | null }>(`SELECT AVG(${VALUE_BYTES}) AS average FROM (SELECT * FROM audit_records ORDER BY id DESC LIMIT 200)`);
+  const averageBytes = (sample?.average ?? 0) + ROW_OVERHEAD_BYTES;
+  const records = range.last - range.first + 1;
+  return { records, bytes: Math.round(records * averageBytes), firstId: range.first, lastId: range.last, averageBytes };
+}
+
 /**
  * The audit trail in SQLite. One row per invocation and per denial. Fields the table has no column
  * for (approval, args_mode, truncated) travel in `extra` so the schema can stay stable.
+ * Two bounds, both enforced oldest-first: `[audit] retention_days` and `[audit] max_size_mb`.
  */
-export function createAuditStore(db: Database, options: { retentionDays: number; now?: () => Date }) {
+export function createAuditStore(db: Database, options: { retentionDays: number; maxSizeMb?: number; now?: () => Date }) {
   const now = options.now ?? (() => new Date());
+  const maxBytes = (options.maxSizeMb ?? Number.POSITIVE_INFINITY) * 1024 * 1024;
   let writesSincePurge = 0;
 
+  /** Drops the oldest records until the store is at 90% of its cap (headroom, so it does not prune on every check). */
+  function enforceSizeCap(): number {
+    const size = auditStoreSize(db);
+    if (size.bytes <= maxBytes) return 0;
+    const keep = Math.max(1, Math.floor((maxBytes * 0.9) / size.averageBytes));
+    return db.run('DELETE FROM audit_records WHERE id <= ?', [size.lastId - keep]).changes;
+  }
+
+  /** Retention first, then the size cap; one transaction. Returns how many records went. */
   function purge(): number {
     const cutoff = new Date(now().getTime() - options.retentionDays * 86_400_000).toISOString();
-    return db.run('DELETE FROM audit_records WHERE time < ?', [cutoff]).changes;
+    return db.transaction(() => db.run('DELETE FROM audit_records WHERE time < ?', [cutoff]).changes + enforceSizeCap());
   }
 
   const sink: AuditSink = {
@@ -39,11 +74,18 @@ export function createAuditStore(db: Database, options: { retentionDays: number;
           JSON.stringify({ approval: record.approval, args_mode: record.args_mode, truncated: record.truncated, notes: record.notes }),
         ],
       );
-      // Retention is enforced as we go rather than by a timer: cheap, and nothing to schedule.
+      // Retention and the cap are enforced as we go rather than by a timer: nothing to schedule. Right
+      // after the call rather than inside it, so a large delete never lands on a tool call's path.
       writesSincePurge += 1;
       if (writesSincePurge >= 500) {
         writesSincePurge = 0;
-        purge();
+        setImmediate(() => {
+          try {
+            purge();
+          } catch {
+            // The store closed meanwhile, or SQLite refused: the next 500 writes try again.
+          }
+        });
       }
     },
   };
@@ -92,7 +134,10 @@ export function createAuditStore(db: Database, options: { retentionDays: number;
     });
   }
 
-  return { sink, query, purge };
+  // A store that grew past a lowered cap (or a long retention) is brought back within bounds at start.
+  purge();
+
+  return { sink, query, purge, size: () => auditStoreSize(db) };
 }
 
 export type AuditStore = ReturnType<typeof createAuditStore>;
