@@ -3,14 +3,15 @@ import { createDispatcher } from '../api/dispatcher.js';
 import { createEventBus } from './event-bus.js';
 import { createHttpAuth } from './http-auth.js';
 import { createHttpServer, MAX_WEBSOCKET_BUFFERED_BYTES } from './http-server.js';
-import { encodeClientFrame, openRawWebSocket } from '../../test/security/transport-raw.js';
+import { connect } from 'node:net';
+import { encodeClientFrame, openRawWebSocket, rawHttp } from '../../test/security/transport-raw.js';
 
 const servers: { close(): Promise<void> }[] = [];
 afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
 });
 
-async function start() {
+async function start(extra: { maxBodyBytes?: number; maxBufferedBodyBytes?: number } = {}) {
   const events = createEventBus();
   const auth = createHttpAuth('test-token');
   const warnings: { message: string; fields: Record<string, unknown> }[] = [];
@@ -21,6 +22,7 @@ async function start() {
     rendererDir: '/nonexistent',
     readiness: () => ({ ready: true, not_ready: [] }),
     onWarn: (message, fields) => warnings.push({ message, fields }),
+    ...extra,
   });
   servers.push(server);
   const port = await server.listen(0);
@@ -67,5 +69,24 @@ describe('http server: one client cannot hurt the others', () => {
     const { port } = await start();
     const second = createHttpServer({ dispatcher: createDispatcher({}), events: createEventBus(), auth: createHttpAuth(), rendererDir: '/nonexistent', readiness: () => ({ ready: true, not_ready: [] }) });
     await expect(second.listen(port)).rejects.toMatchObject({ code: 'port_in_use' });
+  });
+
+  it('holds a bounded total of request bodies: past it 429 too_many_requests, and a closed upload frees its share', async () => {
+    const { port } = await start({ maxBodyBytes: 1024 * 1024, maxBufferedBodyBytes: 1536 * 1024 });
+    const head = (length: number) => `POST /api/no.such_method HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer test-token\r\nContent-Length: ${length}\r\n\r\n`;
+    // A slow upload that never finishes holds 900 KiB.
+    const slow = connect(port, '127.0.0.1');
+    slow.on('error', () => {});
+    slow.write(head(1000 * 1024) + 'x'.repeat(900 * 1024));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const refused = await rawHttp(port, head(800 * 1024) + 'x'.repeat(800 * 1024));
+    expect(refused.status).toBe(429);
+    expect(refused.text).toContain('"too_many_requests"');
+    slow.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const body = JSON.stringify({ pad: 'x'.repeat(800 * 1024) });
+    const accepted = await rawHttp(port, head(Buffer.byteLength(body)) + body);
+    expect(accepted.status).toBe(404); // through the budget to the dispatcher, which knows no such method
+    expect(accepted.text).toContain('"method_not_found"');
   });
 });

@@ -14,6 +14,8 @@ export interface HttpServerOptions {
   rendererDir: string;
   readiness: () => { ready: boolean; not_ready: { component: string; reason: string }[] };
   maxBodyBytes?: number;
+  /** Defaults to MAX_BUFFERED_BODY_BYTES; smaller in tests. */
+  maxBufferedBodyBytes?: number;
   onError?: (message: string, error: unknown) => void;
   /** One line per client that broke the protocol (bad frame, bad request line, too slow). */
   onWarn?: (message: string, fields: Record<string, unknown>) => void;
@@ -28,6 +30,8 @@ export const MAX_CLIENT_FRAME_BYTES = 64 * 1024;
 export const MAX_WEBSOCKET_CLIENTS = 64;
 /** A client that stops reading is cut off once this much is queued for it, instead of growing our heap. */
 export const MAX_WEBSOCKET_BUFFERED_BYTES = 8 * 1024 * 1024;
+/** Request bodies held in memory at once across all connections (256 connections × 32 MiB would not fit). */
+export const MAX_BUFFERED_BODY_BYTES = 128 * 1024 * 1024;
 /** Loopback connections per daemon; past it new ones are dropped so one client cannot exhaust descriptors. */
 export const MAX_HTTP_CONNECTIONS = 256;
 
@@ -39,6 +43,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   method_not_found: 404,
   method_not_allowed: 405,
   payload_too_large: 413,
+  too_many_requests: 429,
   internal_error: 500,
   not_implemented: 501,
 };
@@ -68,7 +73,13 @@ function tooLarge(limit: number): FermixError {
   return new FermixError({ code: 'payload_too_large', message: `The request body is larger than ${limit} bytes.`, hint: 'Send a smaller request (attachments: at most 20 MB each).', data: { max_bytes: limit } });
 }
 
-function readBody(request: IncomingMessage, limit: number): Promise<unknown> {
+/** Bytes of request bodies the server holds right now, shared by all its connections. */
+interface BodyBudget {
+  used: number;
+  max: number;
+}
+
+function readBody(request: IncomingMessage, limit: number, budget: BodyBudget): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const declared = Number(request.headers['content-length']);
     // Refuse before reading: the 413 goes out while the client is still sending.
@@ -76,28 +87,46 @@ function readBody(request: IncomingMessage, limit: number): Promise<unknown> {
     const chunks: Buffer[] = [];
     let size = 0;
     let refused = false;
+    const release = () => {
+      budget.used -= size;
+      size = 0;
+      chunks.length = 0;
+    };
+    const refuse = (error: FermixError) => {
+      refused = true;
+      release();
+      reject(error);
+    };
     request.on('data', (chunk: Buffer) => {
       if (refused) return;
       size += chunk.length;
-      if (size > limit) {
-        refused = true;
-        chunks.length = 0;
-        reject(tooLarge(limit));
-        return;
+      budget.used += chunk.length;
+      if (size > limit) return refuse(tooLarge(limit));
+      if (budget.used > budget.max) {
+        return refuse(new FermixError({ code: 'too_many_requests', message: 'The daemon is already receiving too many large requests.', hint: 'Wait for the other uploads to finish, then send this again.' }));
       }
       chunks.push(chunk);
     });
     request.on('end', () => {
       if (refused) return;
-      if (size === 0) return resolve(undefined);
+      const body = Buffer.concat(chunks);
+      refused = true; // settled: later events must not release twice
+      release();
+      if (body.length === 0) return resolve(undefined);
       try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        resolve(JSON.parse(body.toString('utf8')));
       } catch {
         reject(new FermixError({ code: 'invalid_input', message: 'The request body is not valid JSON.', hint: 'Send a JSON object.' }));
       }
     });
     // The client went away mid-body: nobody is left to answer, and it is not the daemon's failure.
-    request.on('error', () => reject(new FermixError({ code: 'invalid_request', message: 'The client closed the connection before the body arrived.', hint: '' })));
+    request.on('error', () => {
+      if (!refused) refuse(new FermixError({ code: 'invalid_request', message: 'The client closed the connection before the body arrived.', hint: '' }));
+    });
+    // A client that disconnects mid-body may not raise 'error'; its bytes must still leave the budget.
+    request.on('close', () => {
+      if (!refused) refuse(new FermixError({ code: 'invalid_request', message: 'The client closed the connection before the body arrived.', hint: '' }));
+    });
   });
 }
 
@@ -115,6 +144,7 @@ export function createHttpServer(options: HttpServerOptions) {
   const limit = options.maxBodyBytes ?? 32 * 1024 * 1024;
   const warn = options.onWarn ?? (() => {});
   const sockets = new Set<WebSocket>();
+  const bodyBudget: BodyBudget = { used: 0, max: options.maxBufferedBodyBytes ?? MAX_BUFFERED_BODY_BYTES };
   let boundPort = 0;
   let listening = false;
 
@@ -134,7 +164,7 @@ export function createHttpServer(options: HttpServerOptions) {
       return sendJson(response, readiness.ready ? 200 : 503, readiness);
     }
     if (url.pathname === '/auth/session' && request.method === 'POST') {
-      const body = (await readBody(request, 4096)) as { token?: unknown } | undefined;
+      const body = (await readBody(request, 4096, bodyBudget)) as { token?: unknown } | undefined;
       const cookie = auth.exchange(body !== null && typeof body === 'object' ? body.token : undefined);
       if (!cookie) return sendJson(response, 401, wire('unauthorized', 'That token is not valid for this daemon run.', 'Open the URL that `fermix daemon` or `npm start` printed (it carries the token), or run `fermix status` to see it.'));
       response.setHeader('set-cookie', cookie);
@@ -147,7 +177,7 @@ export function createHttpServer(options: HttpServerOptions) {
       if (request.method !== 'POST') return sendJson(response, 405, wire('method_not_allowed', 'API calls use POST.', 'POST /api/<method> with a JSON body.'));
       const method = safeDecode(url.pathname.slice('/api/'.length));
       if (method === undefined) return sendJson(response, 400, wire('invalid_request', 'The method name in the URL is not valid percent-encoding.', 'POST /api/<method> with the method name as the API lists it, e.g. /api/system.status.'));
-      const input = await readBody(request, limit);
+      const input = await readBody(request, limit, bodyBudget);
       const result = await dispatcher.dispatch(method, input, { transport: 'http', trust: 'operator' });
       return result.ok ? sendJson(response, 200, { result: result.result }) : sendJson(response, STATUS_BY_CODE[result.error.code] ?? 422, { error: result.error });
     }
@@ -199,16 +229,19 @@ export function createHttpServer(options: HttpServerOptions) {
     wss.handleUpgrade(request, socket, head, (ws) => attach(ws));
   });
 
+  /** Sends unless the client has stopped reading, in which case it is cut off instead of growing our heap. */
+  function sendTo(ws: WebSocket, value: unknown): void {
+    if (ws.bufferedAmount > MAX_WEBSOCKET_BUFFERED_BYTES) {
+      if (ws.readyState === ws.OPEN) warn('websocket client stopped reading; closed', { buffered_bytes: ws.bufferedAmount });
+      ws.terminate();
+      return;
+    }
+    ws.send(JSON.stringify(value));
+  }
+
   function attach(ws: WebSocket): void {
     sockets.add(ws);
-    const unsubscribe = events.subscribe((event) => {
-      if (ws.bufferedAmount > MAX_WEBSOCKET_BUFFERED_BYTES) {
-        warn('websocket client stopped reading; closed', { buffered_bytes: ws.bufferedAmount });
-        ws.terminate();
-        return;
-      }
-      ws.send(JSON.stringify({ type: 'event', event }));
-    });
+    const unsubscribe = events.subscribe((event) => sendTo(ws, { type: 'event', event }));
     // ws has already sent the close frame with the right code (1009 too big, 1007 bad UTF-8,
     // 1002 protocol error) when it emits this; we only keep the process alive and log it.
     ws.on('error', (error: Error & { code?: string }) => warn('websocket client broke the protocol; closed', { code: error.code ?? 'unknown', error: error.message }));
@@ -221,10 +254,10 @@ export function createHttpServer(options: HttpServerOptions) {
       }
       if (message !== null && typeof message === 'object' && message.type === 'replay' && typeof message.stream === 'string' && Number.isInteger(message.after_seq)) {
         const replay = events.replay(message.stream, message.after_seq as number);
-        ws.send(JSON.stringify({ type: 'replay', stream: message.stream, ...replay }));
+        sendTo(ws, { type: 'replay', stream: message.stream, ...replay });
         return;
       }
-      ws.send(JSON.stringify({ type: 'error', ...wire('invalid_input', 'WebSocket messages must be JSON replay requests.', 'Send {"type":"replay","stream":…,"after_seq":…} as a text frame.') }));
+      sendTo(ws, { type: 'error', ...wire('invalid_input', 'WebSocket messages must be JSON replay requests.', 'Send {"type":"replay","stream":…,"after_seq":…} as a text frame.') });
     });
     ws.on('close', () => {
       unsubscribe();
