@@ -183,6 +183,10 @@ export function createTurnStore(db: Database, now: () => Date = () => new Date()
         return lastInsertRowid;
       });
     },
+    /** One logical step of a turn (a tool result and its call row, a model answer and its provider) as one commit. */
+    step<T>(work: () => T): T {
+      return db.transaction(work);
+    },
     /** Rewrites one message row in place: the streamed-text draft of a step becomes its final message. */
     replaceMessage(id: number, message: StoredMessage): void {
       db.run('UPDATE messages SET role = ?, content = ?, data = ? WHERE id = ?', [message.role, contentOf(message), JSON.stringify(message), id]);

@@ -221,9 +221,9 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
     input.emitter.flush();
     firstCall = false;
     chosen = result.handle;
-    store.setProvider(turn.id, result.handle.provider.name, result.handle.provider.model);
 
     if (result.text === '' && result.toolCalls.length === 0) {
+      store.setProvider(turn.id, result.handle.provider.name, result.handle.provider.model);
       return {
         status: 'failed',
         text: lastText,
@@ -237,7 +237,11 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
     }
     const truncated = result.finishReason === 'length' || result.finishReason === 'content-filter';
     const partial = result.streamError !== undefined || (truncated && result.toolCalls.length === 0);
-    draft.finish({ role: 'assistant', text: result.text, toolCalls: result.toolCalls, ...(partial ? { partial: true } : {}) });
+    // The answer and the provider that gave it are one step: one commit.
+    store.step(() => {
+      store.setProvider(turn.id, result.handle.provider.name, result.handle.provider.model);
+      draft.finish({ role: 'assistant', text: result.text, toolCalls: result.toolCalls, ...(partial ? { partial: true } : {}) });
+    });
     if (result.text) lastText = result.text;
     if (result.streamError) {
       return { status: 'partial', text: lastText, stop_reason: `stream_error: ${result.streamError.code}`, error: result.streamError.toWire() };

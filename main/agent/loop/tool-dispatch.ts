@@ -41,8 +41,10 @@ function resultMessage(call: ModelToolCall, text: string, isError: boolean, imag
 /** Records a result for a call that will not run (loop ended, turn stopped), keeping the history valid. */
 export function skipCall(ctx: DispatchContext, call: ModelToolCall, code: 'loop_detected' | 'cancelled', why: string): void {
   const text = `Error [${code}]: ${why}`;
-  ctx.store.appendMessage(ctx.conversationId, ctx.turnId, resultMessage(call, text, true));
-  ctx.store.toolCallFinished(ctx.turnId, call.id, { status: 'cancelled', error_code: code, text, duration_ms: 0 });
+  ctx.store.step(() => {
+    ctx.store.appendMessage(ctx.conversationId, ctx.turnId, resultMessage(call, text, true));
+    ctx.store.toolCallFinished(ctx.turnId, call.id, { status: 'cancelled', error_code: code, text, duration_ms: 0 });
+  });
 }
 
 export async function dispatchCall(ctx: DispatchContext, call: ModelToolCall): Promise<DispatchOutcome> {
@@ -79,8 +81,11 @@ export async function dispatchCall(ctx: DispatchContext, call: ModelToolCall): P
     ctx.emitter.emit('chat.warning', { turn_id: ctx.turnId, code: 'loop_warning', message: `${real.name} was called ${verdict.count} times with the same arguments.` });
   }
   const duration = Date.now() - started;
-  ctx.store.appendMessage(ctx.conversationId, ctx.turnId, resultMessage(call, text, isError, images));
-  ctx.store.toolCallFinished(ctx.turnId, call.id, { status: isError ? 'error' : 'ok', error_code: errorCode, text, duration_ms: duration });
+  // The result message and the call's row are one step: one commit.
+  ctx.store.step(() => {
+    ctx.store.appendMessage(ctx.conversationId, ctx.turnId, resultMessage(call, text, isError, images));
+    ctx.store.toolCallFinished(ctx.turnId, call.id, { status: isError ? 'error' : 'ok', error_code: errorCode, text, duration_ms: duration });
+  });
   ctx.emitter.emit('chat.tool_result', {
     turn_id: ctx.turnId,
     call_id: call.id,
