@@ -147,6 +147,25 @@ describe('random HTTP requests never get a 5xx and never end the daemon', () => 
     await stillServing();
   });
 
+  it('random body framing: wrong Content-Length, broken chunked encoding, random bytes', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), fc.oneof(fc.constant('none'), fc.constant('chunked'), fc.nat({ max: 400 })), fc.string({ maxLength: 8 }), async (bytes, framing, chunkSize) => {
+        const body = Buffer.from(bytes);
+        const head = [`POST /api/system.status HTTP/1.1`, `Host: 127.0.0.1:${daemon.port}`, `Authorization: Bearer ${daemon.token}`, 'Connection: close'];
+        let payload = body;
+        if (framing === 'chunked') {
+          head.push('Transfer-Encoding: chunked');
+          payload = Buffer.concat([Buffer.from(`${chunkSize}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')]);
+        } else if (typeof framing === 'number') head.push(`Content-Length: ${framing}`);
+        const answer = await rawHttp(daemon.port, Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), payload]), 1000, true);
+        counts.bodiesRandom += 1;
+        expect(answer.status, answer.text.slice(0, 300)).toBeLessThan(500);
+      }),
+      { numRuns: 80, seed: 11 },
+    );
+    await stillServing();
+  });
+
   it('random bodies to read-only API methods and to unknown ones', async () => {
     const methods = ['system.health', 'system.status', 'conversations.list', 'conversations.get', 'chat.history', 'chat.turns', 'chat.turn', 'attachments.list', 'attachments.get', 'capabilities.list', 'capabilities.inspect', 'approvals.list', 'audit.query', 'audit.export', 'roles.check', 'events.replay', 'settings.get', 'providers.list', 'computer.status', 'voice.status', 'directory_access.pending', 'no.such_method', '%2e%2e', '__proto__', 'constructor'];
     const body = fc.oneof(

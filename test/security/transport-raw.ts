@@ -107,7 +107,7 @@ export function closedWithin(ws: RawWebSocket, ms: number): Promise<number | nul
 }
 
 /** Sends raw bytes as an HTTP request and returns the status code of the answer (0: no answer, connection closed). */
-export function rawHttp(port: number, bytes: Buffer | string, ms = 3000): Promise<{ status: number; text: string }> {
+export function rawHttp(port: number, bytes: Buffer | string, ms = 3000, halfClose = false): Promise<{ status: number; text: string }> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     let text = '';
@@ -127,7 +127,9 @@ export function rawHttp(port: number, bytes: Buffer | string, ms = 3000): Promis
       if (end >= 0 && length && text.length >= end + 4 + Number(length[1])) done();
     });
     socket.on('close', done);
-    socket.write(bytes);
+    // Half-closing says "that was all": a server waiting for a longer declared body gives up at once.
+    if (halfClose) socket.end(bytes);
+    else socket.write(bytes);
   });
 }
 
