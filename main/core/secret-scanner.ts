@@ -1,6 +1,6 @@
 /**
  * THE secret scanner: one synchronous rule set used by the logs, the audit records and the audit
- * exports (through redaction.ts). See docs/decisions/0010-secret-scanner.md.
+ * exports (through redaction.ts). See docs/decisions/0014-secret-scanner-and-bounded-audit.md.
  *
  * The vendor rules follow secretlint's recommended preset (@secretlint/secretlint-rule-preset-recommend@9:
  * aws, gcp, privatekey, npm, basicauth, slack, sendgrid, shopify, github, openai, linear, 1password) and

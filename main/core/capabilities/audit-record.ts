@@ -2,7 +2,7 @@
  * The audit record: one per invocation, denials included, written before anything runs when the call
  * is refused (ARCHITECTURE.md §4 "Audit"). Arguments are recorded per the capability's audit_behavior:
  * - full: every argument, with secret-shaped text → `[REDACTED:<kind>]` and secret-named fields
- *   (password, api_key, the capability's metadata.secret_fields, …) → "[REDACTED]" — never raw (docs/decisions/0010);
+ *   (password, api_key, the capability's metadata.secret_fields, …) → "[REDACTED]" — never raw (docs/decisions/0014);
  * - redact_args: the same (kept as a separate value: it is what unknown capabilities get);
  * - metadata_only: only the argument names and their sizes.
  * File bodies (content, old_string, new_string, metadata.audit_content_fields) and any string over
