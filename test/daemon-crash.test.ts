@@ -56,6 +56,48 @@ describe('crash safety', () => {
   });
 });
 
+describe('audit records survive kill -9', () => {
+  it('every acknowledged capability call, mutating or read-only, has its audit record after a restart', async () => {
+    const home = tempHome();
+    writeFileSync(join(home, 'config.toml'), '[permissions]\nmode = "auto"\n');
+    const daemon = await startDaemonProcess(home);
+    const acknowledged: { capability: string; path: string }[] = [];
+    let killed = false;
+    let next = 0;
+    const writer = async () => {
+      while (!killed) {
+        const index = next++;
+        const call = index % 2 === 0
+          ? { name: 'file_write', args: { path: `f${index}.txt`, content: `row ${index}` } }
+          : { name: 'file_read', args: { path: `f${index - 1}.txt` } };
+        try {
+          const response = await apiCall(daemon, 'capabilities.call', call);
+          if (response.status === 200 && !killed) acknowledged.push({ capability: call.name, path: call.args.path });
+        } catch {
+          return; // the kill reset the connection: not acknowledged
+        }
+      }
+    };
+    const writers = [writer(), writer(), writer()];
+    await waitFor(() => acknowledged.filter((entry) => entry.capability === 'file_write').length >= 30, 20_000, '30 acknowledged writes');
+    const beforeKill = [...acknowledged];
+    process.kill(daemon.pid, 'SIGKILL');
+    killed = true;
+    await daemon.exited;
+    await Promise.all(writers);
+
+    const restarted = await startDaemonProcess(home);
+    try {
+      const records = (await apiCall(restarted, 'audit.query', { decision: 'allow', limit: 5000 })).body.result.records as { capability: string; args: { path: string } }[];
+      const audited = new Set(records.map((record) => `${record.capability} ${record.args.path}`));
+      for (const entry of beforeKill) expect(audited.has(`${entry.capability} ${entry.path}`), `audit of ${entry.capability} ${entry.path} lost`).toBe(true);
+    } finally {
+      restarted.child.kill('SIGTERM');
+      await restarted.exited;
+    }
+  });
+});
+
 describe('streamed text survives kill -9', () => {
   it('the turn comes back interrupted with the text the person already saw', async () => {
     const server = await startModelServer();

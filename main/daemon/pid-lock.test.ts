@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { acquirePidLock, isProcessAlive, lockHolderAlive } from './pid-lock.js';
+import { acquirePidLock, isProcessAlive, isProcessRunning, lockHolderAlive } from './pid-lock.js';
 
 const started: ChildProcess[] = [];
 afterEach(() => {
@@ -74,13 +74,14 @@ describe('pid lock', () => {
     const parent = spawn('sh', ['-c', 'sleep 30 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
     started.push(parent);
     const pid = Number(await new Promise<string>((resolve) => parent.stdout!.once('data', (chunk) => resolve(String(chunk)))));
-    expect(isProcessAlive(pid)).toBe(true);
+    expect(isProcessRunning(pid)).toBe(true);
     process.kill(pid, 'SIGKILL');
     for (let attempt = 0; attempt < 100 && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '); attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(readFileSync(`/proc/${pid}/stat`, 'utf8')).toContain(') Z ');
-    expect(isProcessAlive(pid)).toBe(false);
+    expect(isProcessAlive(pid)).toBe(true); // still in the process table
+    expect(isProcessRunning(pid)).toBe(false);
     const file = pidFile();
     writeFileSync(file, `${pid}\n${startTimeOf(pid)}\n`);
     acquirePidLock(file).release();

@@ -28,15 +28,21 @@ function procCmdline(pid: number): string | undefined {
   }
 }
 
+/** Whether the pid exists in the process table (a zombie counts: `fermix stop` waits for it to go). */
 export function isProcessAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
+    return true;
   } catch (error) {
     // EPERM: it exists but belongs to someone else — still alive.
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-  // A killed process whose parent has not reaped it yet is a zombie: kill(0) still succeeds.
+}
+
+/** Whether the pid is still running: a killed process its parent has not reaped yet (a zombie) is not. */
+export function isProcessRunning(pid: number): boolean {
+  if (!isProcessAlive(pid)) return false;
   const state = procStat(pid)?.state;
   return state !== 'Z' && state !== 'X';
 }
@@ -67,7 +73,7 @@ function readStartTime(file: string): string | undefined {
  */
 export function lockHolderAlive(file: string): number | undefined {
   const pid = readPid(file);
-  if (pid === undefined || pid === process.pid || !isProcessAlive(pid)) return undefined;
+  if (pid === undefined || pid === process.pid || !isProcessRunning(pid)) return undefined;
   const stat = procStat(pid);
   if (stat === undefined) return pid;
   const recorded = readStartTime(file);
