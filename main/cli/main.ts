@@ -33,6 +33,7 @@ Usage: fermix <verb> [options]
   capabilities call NAME --args JSON [--trust operator|guest] [--interactive]   call through the invoke boundary (audited; asks on a terminal)
   audit [--since 6h|ISO] [--capability N] [--decision allow|deny|rejected] [--json] [--export jsonl|csv]
   secrets set NAME [--stdin] | clear NAME | status NAME   API keys in the OS keychain (never in argv)
+  secrets migrate --to keyring|file [--name NAME]   move stored secrets and switch [fermix_core] secret_store
   roles check [--json]            validate [roles.*] and list what each role reaches
   version                         print the version
   help                            this text
@@ -85,6 +86,10 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         limit: { type: 'string' },
         interactive: { type: 'boolean', default: false },
         stdin: { type: 'boolean', default: false },
+        to: { type: 'string' },
+        name: { type: 'string', multiple: true },
+        'secret-store': { type: 'string' },
+        'migrate-secrets': { type: 'boolean', default: false },
       },
     });
     json = values.json ?? false;
@@ -123,7 +128,12 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
       case 'roles':
         return (await capabilities()).rolesVerb(io, paths, sub, json);
       case 'secrets':
-        return await (await secrets()).secretsVerb(io, paths, positionals.slice(1), { json, stdin: values.stdin ?? false });
+        return await (await secrets()).secretsVerb(io, paths, positionals.slice(1), { json, stdin: values.stdin ?? false, to: values.to, names: values.name });
+      case 'setup':
+        // Fermix's spelling: `fermix setup --secret-store file|keyring --migrate-secrets`.
+        if (values['secret-store'] === undefined) throw new UsageError('usage: fermix setup --secret-store keyring|file [--migrate-secrets]');
+        if (!values['migrate-secrets']) throw new UsageError('fermix setup --secret-store changes where secrets live; add --migrate-secrets to move the stored ones too (same as `fermix secrets migrate --to …`).');
+        return await (await secrets()).secretsVerb(io, paths, ['migrate'], { json, stdin: false, to: values['secret-store'], names: values.name });
       case 'audit':
         return await (await audit()).auditVerb(io, paths, { json, since: values.since, capability: values.capability, decision: values.decision, exportFormat: values.export, limit: values.limit });
       default:

@@ -30,7 +30,7 @@ import { createAttachmentHandlers } from './attachment-handlers.js';
 import { createAttachmentSink } from './attachment-sink.js';
 import { createAttachmentStore } from '../store/attachments.js';
 import { homedir } from 'node:os';
-import { createKeychain } from '../secrets/keychain.js';
+import { createSecretStore } from '../secrets/secret-store.js';
 import { applyCommandCapabilities } from '../sandbox/index.js';
 import { createAgentService, createChatHandlers, createConfigReader } from '../agent/index.js';
 import { createCapabilityService, type CapabilityService } from './capability-service.js';
@@ -87,7 +87,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
 
   try {
     const events = createEventBus();
-    const keychain = createKeychain({ profile: config.fermix_core.profile });
+    const keychain = createSecretStore({ kind: config.fermix_core.secret_store, profile: config.fermix_core.profile, fermixHome: paths.home });
     // Started before the (synchronous) database open: probing the OS jail spawns bwrap, which then
     // runs in parallel with the WASM compile instead of after it.
     const toolsStarting = createToolServices({ config, paths, events, keychain, logger });
@@ -103,6 +103,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     mark('tool_services');
     // Re-parses config.toml only when it changed (mtime/size): settings edits apply to the next call or turn.
     const configReader = createConfigReader(paths.config);
+    const secretStoreFor = (profile: string) => createSecretStore({ kind: configReader().fermix_core.secret_store, profile, fermixHome: paths.home });
     const capabilities = createCapabilityService({
       config,
       configFile: paths.config,
@@ -137,6 +138,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       services: () => capabilities.services,
       logger,
       fermixHome: paths.home,
+      // The store named in config.toml now (`fermix secrets migrate` switches it without a restart).
+      secrets: { keyring: (name, profile) => secretStoreFor(profile).get(name), env: (name) => process.env[name] },
     });
     // Runs before the store closes: running turns are cancelled, parked turns stay parked for the next start.
     cleanups.unshift(() => agent.close());
@@ -191,11 +194,11 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
         fermixHome: paths.home,
         workspace: paths.workspace,
         home: homedir(),
-        keychain: (profile) => createKeychain({ profile }),
+        keychain: secretStoreFor,
         reloadSandbox: () => void reloadSandbox(),
       }),
-      ...createProviderSettingsHandlers({ configFile: paths.config, keychain: (profile) => createKeychain({ profile }) }),
-      ...createVoiceHandlers({ config: configReader, keychain: (profile) => createKeychain({ profile }), logger }),
+      ...createProviderSettingsHandlers({ configFile: paths.config, keychain: secretStoreFor }),
+      ...createVoiceHandlers({ config: configReader, keychain: secretStoreFor, logger }),
       'directory_access.pending': (input) => ({
         pending: tools.directoryAccess.pending(input.conversation_id).map((grant) => ({
           token: grant.token, conversation_id: grant.conversationId, path: grant.path, reason: grant.reason, diff: grant.diff, message: grant.message, expires_at: new Date(grant.expiresAt).toISOString(),

@@ -9,6 +9,8 @@ import { readPid, isProcessAlive } from './pid-lock.js';
 import { callDaemon } from '../cli/control-client.js';
 import type { DoctorCheck } from './doctor.js';
 import { jailStatus } from '../sandbox/jail.js';
+import { createSecretStore } from '../secrets/secret-store.js';
+import { secretFile } from '../secrets/file-store.js';
 
 /**
  * The first doctor rows: home permissions, config validity, daemon socket, database, log activity.
@@ -130,6 +132,31 @@ export function baseDoctorChecks(paths: HomePaths, options: { insideDaemon: bool
         // shell runs with the account's full rights. Elsewhere no jail exists yet, so it is a warning.
         const linux = process.platform === 'linux' && config.jail.enabled;
         return { status: config.jail.required || linux ? 'FAIL' : 'WARN', detail: `mode ${config.mode}; OS jail inactive: ${jail.reason} Shell commands run unjailed, with your account's full rights.`, fix: jail.fix };
+      },
+    },
+    {
+      id: 'secret_store',
+      title: 'secret store',
+      run() {
+        let core;
+        try {
+          core = loadConfig(paths.config).config.fermix_core;
+        } catch {
+          return { status: 'N/A', detail: 'config.toml is invalid (see the config row)', fix: '' };
+        }
+        const store = createSecretStore({ kind: core.secret_store, profile: core.profile, fermixHome: paths.home });
+        if (store.kind === 'file') {
+          const file = secretFile(paths.home, core.profile);
+          const loose = existsSync(file) && (statSync(file).mode & 0o077) !== 0;
+          if (loose) return { status: 'FAIL', detail: `${file} is readable by other accounts`, fix: `chmod 600 ${file}` };
+          return { status: 'WARN', detail: `secrets are in ${file} (0600): any program of your account can read them, unlike a keychain`, fix: 'When a keychain is available: `fermix secrets migrate --to keyring`.' };
+        }
+        try {
+          store.has('FERMIX_DOCTOR_PROBE');
+          return { status: 'OK', detail: 'the OS keychain answers', fix: '' };
+        } catch (error) {
+          return { status: 'WARN', detail: isFermixError(error) ? error.message : String(error), fix: isFermixError(error) ? error.hint : 'Unlock your keychain, or run `fermix secrets migrate --to file`.' };
+        }
       },
     },
     {

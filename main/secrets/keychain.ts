@@ -34,7 +34,7 @@ function unavailable(action: string, name: string, error: unknown): FermixError 
   return new FermixError({
     code: 'keyring_unavailable',
     message: `The OS keychain could not ${action} ${name}: ${detail}.`,
-    hint: 'Unlock your keychain. On a headless Linux machine run the daemon in a D-Bus session with gnome-keyring unlocked (`dbus-run-session -- sh -c "gnome-keyring-daemon --unlock --components=secrets; fermix daemon"`), or give the key through an environment variable (api_key_env).',
+    hint: 'Unlock or start your keychain (on a headless Linux machine: `dbus-run-session -- sh -c "gnome-keyring-daemon --unlock --components=secrets; fermix daemon"`), or switch to the file store: `fermix secrets migrate --to file` (sets `[fermix_core] secret_store = "file"`: a 0600 file under $FERMIX_HOME/secrets/).',
     data: { name },
     cause: error,
   });

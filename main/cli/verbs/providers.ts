@@ -10,8 +10,8 @@ import type { HomePaths } from '../../config/home.js';
 import { FermixError } from '../../core/errors.js';
 import { createProviderService } from '../../agent/providers/provider-service.js';
 import { OLLAMA_BASE_URL } from '../../agent/providers/provider-config.js';
-import { systemSecrets } from '../../agent/providers/secrets.js';
-import { createKeychain, keychainService } from '../../secrets/keychain.js';
+import { keychainService } from '../../secrets/keychain.js';
+import { createSecretStore } from '../../secrets/secret-store.js';
 import { EXIT, UsageError, reportError, type CliIo } from '../output.js';
 
 export const PROVIDERS_USAGE = `usage:
@@ -61,7 +61,7 @@ export async function runProviders(argv: string[], env: ProvidersEnvironment): P
     json = values.json ?? false;
     const [sub, name] = positionals;
     const file = env.paths.config;
-    const service = () => createProviderService({ config: () => loadConfig(file).config, secrets: systemSecrets, fetch: env.fetch, ollamaOrigin: env.ollamaOrigin });
+    const service = () => createProviderService({ config: () => loadConfig(file).config, secrets: { keyring: (name, profile) => createSecretStore({ kind: loadConfig(file).config.fermix_core.secret_store, profile, fermixHome: env.paths.home }).get(name), env: (name) => process.env[name] }, fetch: env.fetch, ollamaOrigin: env.ollamaOrigin });
     const needName = () => {
       if (!name) throw new UsageError(`a provider NAME is required\n${PROVIDERS_USAGE}`);
       return name;
@@ -151,7 +151,7 @@ export async function runProviders(argv: string[], env: ProvidersEnvironment): P
           entry.api_key_ref = `@keyring:${secretName}`;
           delete entry.api_key_env;
         });
-        env.io.out(json ? JSON.stringify({ ok: true, result: { name: provider, api_key_ref: `@keyring:${secretName}` } }) : `Stored the key in the OS keychain (${keychainService(secretName, profile)}); [providers.${provider}] now reads it from there.`);
+        env.io.out(json ? JSON.stringify({ ok: true, result: { name: provider, api_key_ref: `@keyring:${secretName}` } }) : `Stored the key in ${loadConfig(file).config.fermix_core.secret_store === 'file' ? 'the secret file store' : `the OS keychain (${keychainService(secretName, profile)})`}; [providers.${provider}] now reads it from there.`);
         return EXIT.ok;
       }
       case 'models': {
@@ -200,6 +200,6 @@ export function processProvidersEnvironment(io: CliIo, paths: HomePaths): Provid
       }
       return value;
     },
-    storeSecret: (name, profile, value) => createKeychain({ profile }).set(name, value),
+    storeSecret: (name, profile, value) => createSecretStore({ kind: loadConfig(paths.config).config.fermix_core.secret_store, profile, fermixHome: paths.home }).set(name, value),
   };
 }
