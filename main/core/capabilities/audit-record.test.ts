@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { argsMetadata, buildAuditRecord, redactSecrets, redactText, REDACTED } from './audit-record.js';
+import { argsMetadata, buildAuditRecord, redactSecrets, redactText, REDACTED, scrubStoredRecord } from './audit-record.js';
 import { makeCapability } from './test-fixtures.js';
 
 const SECRETS = {
@@ -145,5 +145,20 @@ describe('audit records hold no secret and stay bounded', () => {
     const perRecord = (performance.now() - started) / (runs * typical.length);
     console.log(`audit record cost: ${(perRecord * 1000).toFixed(1)} µs per record`);
     expect(perRecord).toBeLessThan(0.2);
+  });
+});
+
+describe('scrubStoredRecord (queries and exports of rows stored before redaction)', () => {
+  const base = { time: Date.UTC(2025, 5, 1, 12), trust: 'operator' as const, origin: 'chat' as const, decision: 'allow' as const };
+  const key = `ghp_${'Zy8'.repeat(12)}`;
+
+  it('redacts an old raw row and leaves a new record as it is', () => {
+    const cap = makeCapability({ name: 'file_write', policy_class: 'read_write' });
+    const fresh = buildAuditRecord({ ...base, name: 'file_write', capability: cap, args: { path: 'a', content: `TOKEN=${key}` } });
+    expect(scrubStoredRecord(fresh)).toEqual(fresh);
+    const old = { ...fresh, args: { path: 'a', content: `TOKEN=${key}`, password: 'hunter2x9' }, rule: `x ${key}`, notes: { n: key } };
+    const scrubbed = scrubStoredRecord(old);
+    expect(JSON.stringify(scrubbed)).not.toMatch(/Zy8Zy8|hunter2x9/);
+    expect(scrubbed.args).toEqual({ path: 'a', content: 'TOKEN=[REDACTED:github_token]', password: REDACTED });
   });
 });

@@ -213,6 +213,21 @@ export function buildAuditRecord(input: AuditInput): AuditRecord {
   };
 }
 
+/**
+ * Re-applies the redaction to a record read back from the store, for queries and exports: rows written
+ * before records were redacted (or by an older scanner) must not leave through `fermix audit` or an
+ * export. Idempotent on records this module built, and it keeps their shape (digests, truncation markers).
+ */
+export function scrubStoredRecord<T extends AuditRecord>(record: T): T {
+  return {
+    ...record,
+    capability: redactText(record.capability.slice(0, MAX_NAME_CHARS)),
+    rule: record.rule === null ? null : redactText(record.rule),
+    args: redactSecrets(record.args),
+    notes: redactNotes(record.notes),
+  };
+}
+
 /** For tests and for the daemon before the store is open. */
 export function createMemoryAuditSink(): AuditSink & { records: AuditRecord[] } {
   const records: AuditRecord[] = [];
