@@ -1,0 +1,246 @@
+/**
+ * The plugin manifest (`plugin.json`, reference §3.2), as a strict zod schema: every object refuses
+ * unknown fields, so a typo in a manifest is a named error instead of a silently ignored setting.
+ * `decodeManifest` is the one entry point: it names the file and the field path of the first problem.
+ */
+import { z } from 'zod';
+import { FermixError } from '../core/errors.js';
+import { templateProblem } from './rails/http/template.js';
+
+export const PLUGIN_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const CONFIG_KEY = /^[A-Z][A-Z0-9_]*$/;
+const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/;
+const HEADER_NAME = /^[A-Za-z0-9-]{1,64}$/;
+const utf8Bytes = (text: string) => new TextEncoder().encode(text).length;
+
+const nonEmpty = z.string().min(1);
+const semver = z.string().regex(SEMVER, 'must be a semver X.Y.Z');
+const relativePath = z.string().min(1).refine((path) => !path.startsWith('/') && !path.split(/[\\/]/).includes('..'), 'must be a path inside the plugin directory');
+
+/** A JSON value a template may hold: strings can carry `{param}` placeholders, objects and arrays nest. */
+export type TemplateValue = string | number | boolean | null | TemplateValue[] | { [key: string]: TemplateValue };
+const templateValue: z.ZodType<TemplateValue> = z.lazy(() => z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(templateValue), z.record(z.string(), templateValue)]));
+
+const extractSchema = z.object({ path: z.string().min(1).optional(), fields: z.array(nonEmpty).optional() }).strict();
+
+const cursorPaginate = z.object({
+  mode: z.literal('cursor').optional(),
+  items_path: nonEmpty,
+  cursor_path: nonEmpty,
+  cursor_param: nonEmpty,
+  cursor_in: z.enum(['query', 'body']),
+  max_pages: z.number().int().min(1).max(50).optional(),
+  fields: z.array(nonEmpty).optional(),
+}).strict();
+const idWindowPaginate = z.object({
+  mode: z.literal('id_window'),
+  items_path: z.string().min(1).optional(),
+  id_field: nonEmpty,
+  cursor_param: nonEmpty,
+  cursor_in: z.literal('query'),
+  max_pages: z.number().int().min(1).max(50).optional(),
+  fields: z.array(nonEmpty).optional(),
+}).strict();
+/** `page_number` is GitHub's `per_page`/`page` style (reference §3.4): the page counter is the cursor. */
+const pageNumberPaginate = z.object({
+  mode: z.literal('page_number'),
+  items_path: z.string().min(1).optional(),
+  page_param: nonEmpty,
+  max_pages: z.number().int().min(1).max(50).optional(),
+  fields: z.array(nonEmpty).optional(),
+}).strict();
+
+export const httpRequestSchema = z.object({
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
+  url: z.string().min(1),
+  query: z.record(z.string(), templateValue).optional(),
+  headers: z.record(z.string().regex(HEADER_NAME, 'must be a header name'), z.string()).optional(),
+  body: z.record(z.string(), templateValue).optional(),
+  success: z.array(z.number().int().min(200).max(299)).min(1).optional(),
+  /** Slack-style APIs answer 200 with `{ok:false, error}`: the rail reads the status from the body. */
+  body_status: z.object({ ok_field: nonEmpty, error_field: nonEmpty, needed_field: nonEmpty.optional() }).strict().optional(),
+  extract: extractSchema.optional(),
+  paginate: z.union([idWindowPaginate, pageNumberPaginate, cursorPaginate]).optional(),
+}).strict();
+export type HttpRequestTemplate = z.infer<typeof httpRequestSchema>;
+
+const jsonSchemaObject = z.record(z.string(), z.unknown()).refine((schema) => schema.type === 'object', 'must be a JSON Schema with type "object"');
+
+const toolSchema = z.object({
+  name: z.string().regex(TOOL_NAME, 'must match ^[A-Za-z0-9_-]{1,64}$'),
+  description: nonEmpty.refine((text) => utf8Bytes(text) <= 100, 'must be at most 100 bytes'),
+  read_only: z.boolean(),
+  policy_class: z.enum(['read_only', 'read_write', 'network', 'external_api']).default('external_api'),
+  rail: z.enum(['http', 'mcp']).default('http'),
+  requires_scopes: z.array(nonEmpty).optional(),
+  access_sensitive: z.boolean().optional(),
+  requires_setting: z.string().regex(CONFIG_KEY).optional(),
+  parameters: jsonSchemaObject.optional(),
+  request: httpRequestSchema.optional(),
+}).strict().superRefine((tool, context) => {
+  if (tool.rail === 'http' && tool.request === undefined) context.addIssue({ code: 'custom', path: ['request'], message: 'is required for an http-rail tool' });
+  if (tool.rail === 'http' && tool.parameters === undefined) context.addIssue({ code: 'custom', path: ['parameters'], message: 'is required for an http-rail tool' });
+  if (tool.rail === 'mcp' && tool.request !== undefined) context.addIssue({ code: 'custom', path: ['request'], message: 'is only for http-rail tools' });
+});
+export type ManifestTool = z.infer<typeof toolSchema>;
+
+const healthCheckSchema = z.union([
+  z.object({ kind: z.literal('local_readiness'), requires_auth: z.literal(true) }).strict(),
+  z.object({ url: z.string().min(1), method: z.enum(['GET', 'POST']), success: z.array(z.number().int()).min(1), ok_field: z.string().min(1).optional() }).strict(),
+]);
+
+const apiKeyAuth = z.object({
+  type: z.literal('api_key'),
+  key_name: z.string().regex(CONFIG_KEY, 'must match ^[A-Z][A-Z0-9_]*$'),
+  header: z.string().regex(HEADER_NAME).default('authorization'),
+  scheme: z.string().regex(/^[A-Za-z]{1,32}$/).default('Bearer'),
+  prompt: nonEmpty,
+  help_url: z.string().url().optional(),
+  scopes: z.array(nonEmpty).default([]),
+  validation: z.object({
+    prefix: z.string().min(1).optional(),
+    min_bytes: z.number().int().min(1).optional(),
+    max_bytes: z.number().int().min(1).max(8192).optional(),
+    charset: z.literal('visible_ascii').optional(),
+    forbid_whitespace: z.boolean().optional(),
+  }).strict().optional(),
+  health_check: healthCheckSchema.optional(),
+}).strict();
+const oauthAuth = z.object({
+  type: z.literal('oauth2'),
+  provider: z.enum(['google', 'github', 'notion', 'x', 'slack', 'tesla']),
+  scopes: z.array(nonEmpty),
+  profile_key: nonEmpty.optional(),
+  account_mode: z.literal('single').optional(),
+}).strict();
+const noAuth = z.object({ type: z.literal('none') }).strict();
+export const authSchema = z.discriminatedUnion('type', [noAuth, apiKeyAuth, oauthAuth]);
+export type ManifestAuth = z.infer<typeof authSchema>;
+
+const localRuntime = z.object({
+  kind: z.enum(['node', 'python', 'binary', 'escript']),
+  command: z.string().regex(/^[A-Za-z0-9._-]+$/, 'must be one bare executable name').refine((command) => command !== '..' && command !== '.', 'must be one bare executable name'),
+  args: z.array(z.string()).default([]),
+  vendored: z.boolean().default(false),
+  min_version: z.string().regex(/^\d+(\.\d+){0,2}$/).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  pass_env: z.array(z.string()).optional(),
+  cwd: relativePath.optional(),
+  requires_setting: z.string().regex(CONFIG_KEY).optional(),
+  tool_name_mode: z.literal('prefix').default('prefix'),
+}).strict();
+const remoteRuntime = z.object({
+  kind: z.literal('remote_mcp'),
+  transport: z.literal('streamable_http'),
+  protocol_version: z.literal('2025-06-18'),
+  base_url: z.string().min(1),
+  mcp_path: z.string().regex(/^\/[A-Za-z0-9._~\/-]*$/, 'must be an absolute literal path'),
+  tool_name_mode: z.enum(['prefix', 'preserve']),
+}).strict();
+
+const interfaceSchema = z.object({
+  short_description: nonEmpty.optional(),
+  developer_name: nonEmpty.optional(),
+  brand_color: z.string().regex(/^#[0-9A-Fa-f]{6}$/).optional(),
+  logo: relativePath.optional(),
+  icon: relativePath.optional(),
+  privacy_policy_url: z.string().url().optional(),
+  terms_of_service_url: z.string().url().optional(),
+}).strict();
+
+export const manifestSchema = z.object({
+  schema_version: z.literal(2, { message: 'must be 2 (the manifest format this Fermix reads)' }),
+  name: z.string().regex(PLUGIN_NAME, 'must match ^[a-z][a-z0-9_]{0,63}$').refine((name) => !name.startsWith('mcp_'), 'must not start with mcp_'),
+  display_name: nonEmpty,
+  description: nonEmpty,
+  category: nonEmpty,
+  version: semver,
+  min_core_version: semver,
+  plugin_api: z.union([z.literal(2), z.literal(3)]),
+  default_enabled: z.boolean().optional(),
+  interface: interfaceSchema.optional(),
+  auth: authSchema,
+  tools: z.array(toolSchema).min(1),
+  runtime: z.discriminatedUnion('kind', [localRuntime, remoteRuntime]).optional(),
+  config: z.array(z.object({
+    key: z.string().regex(CONFIG_KEY, 'must match ^[A-Z][A-Z0-9_]*$'),
+    prompt: nonEmpty,
+    required: z.boolean(),
+    kind: z.enum(['text', 'boolean']).default('text'),
+  }).strict()).default([]),
+  skills: z.array(z.object({ name: nonEmpty, path: relativePath }).strict()).default([]),
+}).strict();
+export type PluginManifest = z.infer<typeof manifestSchema>;
+export type ManifestInput = z.input<typeof manifestSchema>;
+
+function invalidManifest(file: string, field: string, problem: string): FermixError {
+  return new FermixError({
+    code: 'invalid_manifest',
+    message: `${file}: field \`${field}\` ${problem}.`,
+    hint: 'Fix the plugin manifest (reference §3.2), or reinstall the plugin with `fermix plugins install NAME`.',
+    data: { file, field },
+  });
+}
+
+function fieldPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out === '' ? String(part) : `.${String(part)}`;
+  return out || '(root)';
+}
+
+/** Cross-field rules zod's shape cannot say: names namespaced and unique, scopes declared, rails backed by a runtime. */
+function crossCheck(manifest: PluginManifest, file: string): void {
+  const seen = new Set<string>();
+  manifest.tools.forEach((tool, index) => {
+    const at = `tools[${index}].name`;
+    if (!tool.name.startsWith(`${manifest.name}_`)) throw invalidManifest(file, at, `must start with "${manifest.name}_"`);
+    if (seen.has(tool.name)) throw invalidManifest(file, at, `repeats the tool name ${tool.name}`);
+    seen.add(tool.name);
+    if (tool.requires_scopes && manifest.auth.type === 'oauth2') {
+      const declared = new Set(manifest.auth.scopes);
+      const missing = tool.requires_scopes.filter((scope) => !declared.has(scope));
+      if (missing.length > 0) throw invalidManifest(file, `tools[${index}].requires_scopes`, `names scopes the auth block does not declare (${missing.join(', ')})`);
+    }
+    if (tool.request) {
+      const problem = templateProblem(tool.request);
+      if (problem) throw invalidManifest(file, `tools[${index}].request.${problem.field}`, problem.message);
+    }
+    if (tool.requires_setting && !manifest.config.some((entry) => entry.key === tool.requires_setting && entry.kind === 'boolean')) {
+      throw invalidManifest(file, `tools[${index}].requires_setting`, 'must name a config key of kind boolean');
+    }
+  });
+  if (manifest.tools.some((tool) => tool.rail === 'mcp') && manifest.runtime === undefined) throw invalidManifest(file, 'runtime', 'is required when a tool uses the mcp rail');
+  if (manifest.runtime?.kind === 'remote_mcp' && manifest.plugin_api !== 3) throw invalidManifest(file, 'runtime.kind', 'remote_mcp needs plugin_api 3');
+  if (manifest.auth.type === 'api_key' && manifest.auth.validation !== undefined && manifest.plugin_api !== 3) throw invalidManifest(file, 'auth.validation', 'is a plugin_api 3 field');
+  manifest.skills.forEach((skill, index) => {
+    if (skill.name === manifest.name) throw invalidManifest(file, `skills[${index}].name`, 'must differ from the plugin name');
+  });
+}
+
+/**
+ * Decodes a manifest from its JSON text. `file` names it in errors; `directoryName`, when given, must
+ * equal the manifest's name (reference §3.2). The result is plain data, already defaulted.
+ */
+export function decodeManifest(text: string, file: string, directoryName?: string): PluginManifest {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw invalidManifest(file, '(root)', `is not valid JSON (${(error as Error).message})`);
+  }
+  if (raw !== null && typeof raw === 'object' && 'schema_version' in raw && typeof raw.schema_version === 'number' && raw.schema_version !== 2) {
+    throw invalidManifest(file, 'schema_version', `is ${raw.schema_version}, a manifest format this Fermix does not read`);
+  }
+  const parsed = manifestSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const keys = issue.code === 'unrecognized_keys' ? (issue as { keys: string[] }).keys : [];
+    if (keys.length > 0) throw invalidManifest(file, fieldPath([...issue.path, keys[0]]), 'is not a known field');
+    throw invalidManifest(file, fieldPath(issue.path), issue.message);
+  }
+  const manifest = parsed.data;
+  if (directoryName !== undefined && manifest.name !== directoryName) throw invalidManifest(file, 'name', `is "${manifest.name}" but the directory is "${directoryName}"`);
+  crossCheck(manifest, file);
+  return manifest;
+}
