@@ -1,6 +1,10 @@
 /**
- * The tool_search corpus (bench/data): real-world tool names and descriptions of public MCP servers
- * and APIs, turned into capabilities as an MCP client or a plugin would register them.
+ * The tool_search evaluation sets (bench/data):
+ * - tool-corpus.json + tool-queries.json: real-world tool names and descriptions, with queries written
+ *   together with the corpus — the ranker is tuned on this set;
+ * - heldout-tools.json + heldout-queries.json: 406 tools of public MCP servers described in our own
+ *   words and 425 queries written before any ranking ran on them — never tuned on.
+ * Both are turned into capabilities as an MCP client or a plugin would register them.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,27 +14,41 @@ export interface CorpusTool {
   name: string;
   server: string;
   description: string;
-  parameters: string[];
+  /** Names only (tool-corpus.json), or names with descriptions (heldout-tools.json). */
+  parameters: (string | { name: string; description: string })[];
 }
+
+export type QueryStyle = 'paraphrase' | 'keywords' | 'no_server' | 'direct';
+export interface EvalQuery { query: string; expected: string; style?: QueryStyle }
+export interface EvalSet { name: string; tools: CorpusTool[]; queries: EvalQuery[] }
 
 const DATA = join(import.meta.dirname, '..', 'data');
+const read = <T>(file: string): T => JSON.parse(readFileSync(join(DATA, file), 'utf8')) as T;
 
 export function loadCorpus(): CorpusTool[] {
-  return (JSON.parse(readFileSync(join(DATA, 'tool-corpus.json'), 'utf8')) as { tools: CorpusTool[] }).tools;
+  return read<{ tools: CorpusTool[] }>('tool-corpus.json').tools;
 }
 
-export function loadQueries(): { query: string; expected: string }[] {
-  return (JSON.parse(readFileSync(join(DATA, 'tool-queries.json'), 'utf8')) as { queries: { query: string; expected: string }[] }).queries;
+export function loadQueries(): EvalQuery[] {
+  return read<{ queries: EvalQuery[] }>('tool-queries.json').queries;
+}
+
+export function loadSets(): { tuned: EvalSet; heldout: EvalSet } {
+  return {
+    tuned: { name: 'tuned', tools: loadCorpus(), queries: loadQueries() },
+    heldout: { name: 'heldout', tools: read<{ tools: CorpusTool[] }>('heldout-tools.json').tools, queries: read<{ queries: EvalQuery[] }>('heldout-queries.json').queries },
+  };
 }
 
 /** Half the corpus arrives as MCP tools, half as plugin tools: both kinds are deferred. */
 export function toCapability(tool: CorpusTool, index: number, rename?: string): Capability {
   const asPlugin = index % 2 === 0;
-  const properties = Object.fromEntries(tool.parameters.map((p) => [p, { type: 'string', description: `The ${p.replace(/_/g, ' ')}.` }]));
+  const parameters = tool.parameters.map((p) => (typeof p === 'string' ? { name: p, description: `The ${p.replace(/_/g, ' ')}.` } : p));
+  const properties = Object.fromEntries(parameters.map((p) => [p.name, { type: 'string', description: p.description }]));
   return {
     name: rename ?? tool.name,
     description: tool.description,
-    parameters: { type: 'object', properties, required: tool.parameters.slice(0, 1) },
+    parameters: { type: 'object', properties, required: parameters.slice(0, 1).map((p) => p.name) },
     kind: asPlugin ? 'builtin' : 'mcp',
     hidden_from_agent: false,
     policy_class: 'external_api',

@@ -1,10 +1,11 @@
-// tool_search (reference §2.2): BM25 k1 1.5, b 0.75 over name + description + top-level parameter
-// names; limit default 5, clamped 1..20; substring fallback on names; the result shape; failure tags.
+// tool_search (reference §2.2, issue 4 item 4): BM25F over name words, server, description, parameter
+// names and descriptions, exact + stemmed terms, a server prior; limit default 5, clamped 1..20; substring fallback on names; the result shape; failure tags.
 import { describe, expect, it } from 'vitest';
 import type { Capability, ExecutionContext } from '../core/capabilities/capability.js';
 import { isFermixError } from '../core/errors.js';
 import { malformedToolCall } from './tool-call.js';
-import { rankTools, searchDeferredTools, tokenize, toolSearch } from './tool-search.js';
+import { STEM_PREFIX, terms, words } from './search/tokenizer.js';
+import { rankTools, searchDeferredTools, toolSearch } from './tool-search.js';
 
 function cap(name: string, description: string, params: string[] = [], metadata: Record<string, unknown> = { category: 'plugin', plugin: name.split('_')[0] }): Capability {
   return {
@@ -23,39 +24,45 @@ const catalog = [
   cap('notion_create_page', 'Create a page in a Notion database.', ['parent_id', 'title']),
 ];
 
-/** An independent BM25 (straight from the formula), to check the ranking and scores. */
-function bm25(docs: string[][], query: string[]): number[] {
-  const n = docs.length;
-  const avg = docs.reduce((s, d) => s + d.length, 0) / n;
-  return docs.map((doc) => [...new Set(query)].reduce((score, term) => {
-    const df = docs.filter((d) => d.includes(term)).length;
-    const tf = doc.filter((t) => t === term).length;
-    if (tf === 0) return score;
-    const idf = Math.log((n - df + 0.5) / (df + 0.5) + 1);
-    return score + (idf * tf * 2.5) / (tf + 1.5 * (1 - 0.75 + (0.75 * doc.length) / avg));
-  }, 0));
-}
-
 const context = (deferred: Capability[]): ExecutionContext => ({ trust: 'operator', origin: 'chat', signal: new AbortController().signal, services: { deferredTools: () => deferred } });
+const names = (list: Capability[], query: string, limit = 5) => rankTools(list, query, limit).matches.map((m) => m.name);
 
 describe('rankTools', () => {
-  it('ranks exactly as BM25 with k1 1.5 and b 0.75 over name, description and parameter names', () => {
-    const docs = catalog.map((c) => [...tokenize(c.name), ...tokenize(c.description), ...Object.keys(c.parameters.properties as object).flatMap(tokenize)]);
-    for (const query of ['create github issue', 'post message slack channel', 'search messages query', 'page title']) {
-      const scores = bm25(docs, tokenize(query));
-      const expected = catalog.map((c, i) => ({ name: c.name, score: scores[i] })).filter((e) => e.score > 0).sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : 1)).map((e) => e.name);
-      const { matches, topScore } = rankTools(catalog, query, 20);
-      expect(matches.map((m) => m.name), query).toEqual(expected);
-      expect(topScore).toBeCloseTo(Math.max(...scores), 12);
-    }
+  it('splits snake, camel and kebab names and keeps the exact form next to the stem', () => {
+    expect(words('getPullRequest_files-v2')).toEqual(['get', 'pull', 'request', 'files', 'v2']);
+    expect(terms('Issues')).toEqual(['issues', `${STEM_PREFIX}issu`]);
+    // Plural "issues" names list_issues exactly; the singular reaches create_issue exactly; both share the stem.
+    expect(names(catalog, 'github issues')[0]).toBe('github_list_issues');
+    expect(names(catalog, 'github issue')[0]).toBe('github_create_issue');
   });
 
-  it('does not index schema bodies (parameter descriptions)', () => {
-    expect(rankTools(catalog, 'zebra').matches).toEqual([]);
+  it('reaches a tool through a stem only ("searching" → search)', () => {
+    expect(names(catalog, 'searching gmail')[0]).toBe('gmail_search_messages');
+  });
+
+  it('expands software abbreviations (PR → pull request, k8s → kubernetes)', () => {
+    const list = [...catalog, cap('github_merge_pull_request', 'Merge a pull request.', ['owner', 'repo', 'number']), cap('cluster_get_pods', 'List kubernetes pods.', ['namespace'])];
+    expect(names(list, 'merge PR')[0]).toBe('github_merge_pull_request');
+    expect(names(list, 'k8s pods')[0]).toBe('cluster_get_pods');
+  });
+
+  it('indexes parameter descriptions, weighted below the description', () => {
+    expect(names(catalog, 'zebra')).toHaveLength(5);
+    const list = [cap('a_tool', 'Does zebra things.', []), cap('b_tool', 'Does other things.', ['x'])];
+    expect(names(list, 'zebra')).toEqual(['a_tool', 'b_tool']);
+  });
+
+  it('lifts the tools of the server whose vocabulary matches the query as a whole (server prior)', () => {
+    // "send" matches one tool of each server; "channel" and "thread" are chat-server vocabulary.
+    const list = [
+      cap('chat_send', 'Send text.', ['to']), cap('chat_reply', 'Reply inside a thread of a channel.', ['thread']), cap('chat_channels', 'List every channel.', []),
+      cap('mail_send', 'Send text.', ['to']), cap('mail_folders', 'List mail folders.', []),
+    ];
+    expect(names(list, 'send text to the channel thread', 5).indexOf('chat_send')).toBeLessThan(names(list, 'send text to the channel thread', 5).indexOf('mail_send'));
   });
 
   it('falls back to a substring of tool names when nothing scores', () => {
-    expect(rankTools(catalog, 'hub_cre').matches.map((m) => m.name)).toEqual(['github_create_issue']);
+    expect(rankTools(catalog, 'thub_cr').matches.map((m) => m.name)).toEqual(['github_create_issue']);
     expect(rankTools(catalog, 'ithub_c').matches.map((m) => m.name)).toEqual(['github_create_issue']);
   });
 
@@ -75,7 +82,7 @@ describe('the tool_search executor', () => {
       query: 'github issue',
       total_available: 6,
       matches: [
-        // "issue" is a token of create_issue only (list_issues says "issues": no stemming, as in Fermix).
+        // The exact word "issue" is in create_issue only; list_issues matches through the stem.
         { name: 'github_create_issue', plugin: 'github', description: 'Create a new issue in a GitHub repository.' },
         { name: 'github_list_issues', plugin: 'github', description: 'List issues in a GitHub repository, filtered by state.' },
       ],
