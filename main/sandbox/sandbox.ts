@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { FermixError } from '../core/errors.js';
+import { redactSecrets } from '../core/redaction.js';
 import { buildChildEnv, createRedactor, type Redactor } from './env.js';
 import { findHardline, hardlineError } from './hardline.js';
 import type { Jail } from './jail.js';
@@ -92,7 +93,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       isProtected: (p) => policy.decide(p, 'write').reason === 'protected_path',
     });
     if (hit) {
-      options.onEvent?.({ type: 'sandbox_hardline', rule: hit.rule, command: truncateBytes(hit.excerpt, 300) });
+      options.onEvent?.({ type: 'sandbox_hardline', rule: hit.rule, command: truncateBytes(redactSecrets(hit.excerpt), 300) });
       throw hardlineError(hit);
     }
     const wrapper = options.jail?.forPlan({ writableRoots: policy.roots(context), ...policy.jailMounts() });

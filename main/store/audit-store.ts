@@ -1,4 +1,4 @@
-import type { AuditRecord, AuditSink } from '../core/capabilities/audit-record.js';
+import { scrubStoredRecord, type AuditRecord, type AuditSink } from '../core/capabilities/audit-record.js';
 import type { Database } from './database.js';
 
 export interface AuditQuery {
@@ -109,9 +109,11 @@ export function createAuditStore(db: Database, options: { retentionDays: number;
       `SELECT * FROM audit_records ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`,
       params,
     );
+    // Scrubbed on the way out too: rows written before the secret scanner (or by an older build) must not
+    // reach a query, an export or `fermix audit` raw.
     return rows.map((row) => {
       const extra = JSON.parse(String(row.extra ?? '{}')) as Partial<AuditRecord>;
-      return {
+      return scrubStoredRecord({
         id: Number(row.id),
         time: String(row.time),
         conversation_id: (row.conversation_id as string | null) ?? null,
@@ -130,7 +132,7 @@ export function createAuditStore(db: Database, options: { retentionDays: number;
         truncated: extra.truncated ?? false,
         error_code: (row.error_code as string | null) ?? null,
         notes: extra.notes ?? null,
-      };
+      });
     });
   }
 
