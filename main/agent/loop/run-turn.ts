@@ -95,7 +95,12 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   };
   const stopped = (): TurnOutcome => ({ status: 'stopped', text: lastText, stop_reason: 'stopped', error: null });
 
-  const dispatchAll = async (calls: readonly ModelToolCall[], services: Record<string, unknown>): Promise<TurnOutcome | null> => {
+  /**
+   * `textless`: the model's step carried no text. If then every call ends the turn (a delivered reaction,
+   * Fermix: "a delivered reaction with no text ends the turn"), the turn completes without another model call.
+   */
+  const dispatchAll = async (calls: readonly ModelToolCall[], services: Record<string, unknown>, textless = false): Promise<TurnOutcome | null> => {
+    let allEndTurn = calls.length > 0;
     const invokeContext: InvokeContext = {
       trust: turn.options.trust,
       origin: turn.options.origin,
@@ -114,6 +119,7 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
         return stopped();
       }
       const outcome = await dispatchCall(ctx, calls[index]);
+      if (outcome.kind !== 'done' || outcome.endsTurn !== true) allEndTurn = false;
       if (outcome.kind === 'loop') {
         for (const rest of calls.slice(index)) skipCall(ctx, rest, 'loop_detected', `not run: ${outcome.name} was called ${outcome.count} times with the same arguments.`);
         return {
@@ -137,6 +143,7 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
         return stopped();
       }
     }
+    if (textless && allEndTurn) return { status: 'completed', text: lastText, stop_reason: 'reaction', error: null };
     return null;
   };
 
@@ -251,7 +258,7 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
         ? { status: 'partial', text: lastText, stop_reason: result.finishReason, error: null }
         : { status: 'completed', text: lastText, stop_reason: result.finishReason, error: null };
     }
-    const ended = await dispatchAll(result.toolCalls, prepared.services);
+    const ended = await dispatchAll(result.toolCalls, prepared.services, result.text.trim() === '');
     if (ended) return ended;
   }
 }

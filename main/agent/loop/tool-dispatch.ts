@@ -12,7 +12,8 @@ import type { ModelToolCall } from './model-call.js';
 import type { TurnEmitter } from './turn-events.js';
 
 export type DispatchOutcome =
-  | { kind: 'done' }
+  /** `endsTurn`: the tool said the turn is over (a delivered `react`), so no further model call is due. */
+  | { kind: 'done'; endsTurn?: boolean }
   | { kind: 'loop'; name: string; count: number }
   /** Stopped by the person (`/stop`) or by a daemon shutdown: the caller decides which. */
   | { kind: 'aborted' };
@@ -60,10 +61,12 @@ export async function dispatchCall(ctx: DispatchContext, call: ModelToolCall): P
   let isError = false;
   let errorCode: string | null = null;
   let images: ToolResult['images'];
+  let endsTurn = false;
   try {
     const result = await ctx.invoker.execute(call.name, call.args, ctx.invokeContext);
     text = result.text;
     images = result.images;
+    endsTurn = (result.data as { ends_turn?: unknown } | undefined)?.ends_turn === true;
   } catch (error) {
     if (ctx.signal.aborted) {
       ctx.setCurrentCall(null);
@@ -96,5 +99,5 @@ export async function dispatchCall(ctx: DispatchContext, call: ModelToolCall): P
     duration_ms: duration,
     images: (images ?? []).map((image) => ({ mime_type: image.mimeType, base64: image.base64 })),
   });
-  return { kind: 'done' };
+  return { kind: 'done', endsTurn };
 }
