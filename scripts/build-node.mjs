@@ -44,3 +44,5 @@ const result = await build({
 // Kept for the layering test: the daemon's module graph must never contain electron.
 writeFileSync(join(root, 'out', 'node', 'meta.json'), JSON.stringify(result.metafile));
 if (!process.argv.includes('--quiet')) console.log(`built ${outfile} in ${Date.now() - started} ms`);
+// The signed plugin catalog (resources/catalog/) is built here too, so a clean `npm ci` has one.
+await import('./build-catalog.mjs');
