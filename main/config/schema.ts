@@ -42,7 +42,13 @@ export const configSchema = z.object({
     profile: z.string().default('general'),
     secret_store: z.enum(['keyring', 'file']).default('keyring'),
     tools: z.object({
-      tool_search: z.object({ enabled: z.boolean().default(true) }).strict().prefault({}),
+      tool_search: z.object({
+        enabled: z.boolean().default(true),
+        /** Hybrid ranking: a [providers] entry whose /v1/embeddings endpoint embeds queries and tool descriptions (off when absent). */
+        embeddings: z.string().regex(/^[a-z0-9_-]+$/i, 'must name a [providers] entry').optional(),
+        /** The embeddings model asked of that provider; nomic-embed-text is Ollama's local one. */
+        embeddings_model: z.string().min(1).default('nomic-embed-text'),
+      }).strict().prefault({}),
       web_search: z.object({ backend: z.enum(['duckduckgo', 'brave', 'exa', 'tavily', 'parallel', 'perplexity', 'firecrawl']).default('duckduckgo') }).strict().prefault({}),
     }).strict().prefault({}),
     computer_use: z.object({ enabled: z.boolean().default(false) }).strict().prefault({}),

@@ -6,6 +6,7 @@ import type { Keychain } from '../secrets/keychain.js';
 import { createCommandRunner, createDirectoryAccess, createJail, createSandbox, createSwappableSandbox, type SandboxEvent } from '../sandbox/index.js';
 import type { SandboxConfig } from '../sandbox/sandbox-config.js';
 import type { ReactionSink } from '../tools/tool-services.js';
+import { createToolSearchService } from '../tools/search/service.js';
 import type { EventBus } from './event-bus.js';
 import type { Logger } from './logger.js';
 
@@ -76,6 +77,12 @@ export async function createToolServices(options: ToolServicesOptions) {
     net: { userAgent: `fermix/${FERMIX_VERSION}` },
     secrets: { get: (name: string) => keychain.get(name) ?? undefined },
     webSearch: { backend: config.fermix_core.tools.web_search.backend },
+    toolSearch: createToolSearchService({
+      settings: config.fermix_core.tools.tool_search,
+      providers: config.providers,
+      secret: (ref) => (ref.keyring ? keychain.get(ref.keyring) ?? undefined : ref.env ? process.env[ref.env] : undefined),
+      warn: (message, fields) => logger.warn(message, fields),
+    }),
     logger: { warn: (message: string, fields?: Record<string, unknown>) => logger.warn(message, fields) },
   };
   return {

@@ -3,6 +3,7 @@ import type { Capability, ExecutionContext, ToolResult } from '../core/capabilit
 import { FermixError } from '../core/errors.js';
 import { defineBuiltin } from './define-builtin.js';
 import { lexicalRank, nameSubstringMatches } from './search/lexical.js';
+import type { ToolSearchService } from './search/service.js';
 
 export const toolSearchInput = z.object({
   query: z.string().min(1).describe('What the tool should do, e.g. "create a github issue" or "search notion pages".'),
@@ -59,6 +60,24 @@ export function rankTools(catalog: readonly Capability[], query: string, limit =
   return { matches: nameSubstringMatches(catalog, query, wanted).map((doc) => match(catalog[doc])), topScore: 0 };
 }
 
+/**
+ * Hybrid mode (BM25F fused with embeddings, ./search/hybrid.ts) when `[fermix_core.tools.tool_search]
+ * embeddings` is set; undefined means "rank lexically" — also when the provider fails, which is logged
+ * once and never fails the search.
+ */
+async function hybridMatches(catalog: readonly Capability[], query: string, limit: number, context: ExecutionContext): Promise<ToolSearchResult['matches'] | undefined> {
+  const service = context.services?.toolSearch as ToolSearchService | undefined;
+  if (!service?.hybrid || catalog.length === 0) return undefined;
+  try {
+    const docs = await service.hybrid.rank(catalog, query, limit, context.signal);
+    return docs.length > 0 ? docs.map((doc) => match(catalog[doc])) : undefined;
+  } catch (error) {
+    if (context.signal?.aborted) throw error;
+    service.warn('tool_search: the embeddings provider failed; ranking by keywords only', { error: error instanceof Error ? error.message : String(error) });
+    return undefined;
+  }
+}
+
 /** The deferred catalog this caller may see, handed in by the agent loop (main/agent/request-builder.ts). */
 function catalogFrom(context: ExecutionContext): readonly Capability[] {
   const provider = context.services?.deferredTools;
@@ -78,7 +97,8 @@ export async function searchDeferredTools(args: Record<string, unknown>, context
     throw new FermixError({ code: 'missing_query', message: 'tool_search needs a query.', hint: 'Call tool_search with {"query": "<what the tool should do>"}, e.g. {"query": "create a github issue"}.' });
   }
   const catalog = catalogFrom(context);
-  const { matches } = rankTools(catalog, query, clampLimit(args.limit));
+  const limit = clampLimit(args.limit);
+  const matches = (await hybridMatches(catalog, query, limit, context)) ?? rankTools(catalog, query, limit).matches;
   if (matches.length === 0) {
     throw new FermixError({
       code: 'no_matches',
@@ -94,7 +114,7 @@ export async function searchDeferredTools(args: Record<string, unknown>, context
 export const toolSearch = defineBuiltin({
   name: 'tool_search',
   description:
-    'Keyword search (BM25) over deferred plugin and MCP tool schemas by name, description and parameter names; returns matching tool names.',
+    'Search deferred plugin and MCP tools by what they do (keywords over names, servers, descriptions and parameters; semantic too when embeddings are on); returns matching tool names.',
   policy_class: 'read_only',
   category: 'system',
   input: toolSearchInput,
