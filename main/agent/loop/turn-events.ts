@@ -1,8 +1,12 @@
 /**
  * The loop's view of the event bus: typed chat events on the conversation's stream, with answer
- * deltas coalesced (one event per ~25 ms instead of one per token) so a long answer does not push the
- * rest of the turn out of the bus's replay buffer. Any other event flushes pending text first, so
- * order is preserved.
+ * deltas coalesced so a long answer does not push the rest of the turn out of the bus's replay buffer.
+ *
+ * Coalescing is leading-edge: a delta that arrives while no window is open goes out at once (the first
+ * token of a turn, or of a step after a tool call, is never held back) and opens a window of
+ * `coalesceMs`; deltas inside the window are joined and sent when it closes, which opens the next
+ * window. So at most one delta event per window, and no added delay after a pause. Any other event
+ * flushes pending text first and closes the window, so order is preserved.
  */
 import type { z } from 'zod';
 import type { chatEventSchemas } from '../../api/chat-events.js';
@@ -22,9 +26,25 @@ export interface TurnEmitter {
   flush(): void;
 }
 
-export function createTurnEmitter(sink: EventSink, stream: string, turnId: string, onError: (error: unknown) => void, coalesceMs = 25): TurnEmitter {
+/** Timers, injectable so tests drive the window by hand instead of by wall time. */
+export interface CoalesceTimers {
+  set(callback: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+const realTimers: CoalesceTimers = {
+  set: (callback, ms) => setTimeout(callback, ms),
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/** Matches the old fixed window: ~40 events a second at most, whatever the model's token rate. */
+export const DELTA_COALESCE_MS = 25;
+
+export function createTurnEmitter(sink: EventSink, stream: string, turnId: string, onError: (error: unknown) => void, coalesceMs = DELTA_COALESCE_MS, timers: CoalesceTimers = realTimers): TurnEmitter {
   let pending = '';
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  // Defined while a window is open; deltas arriving then wait for its end.
+  let window: unknown;
+  let windowOpen = false;
   const send = (type: ChatEventType, payload: unknown) => {
     try {
       sink.emit(stream, type, payload);
@@ -33,13 +53,31 @@ export function createTurnEmitter(sink: EventSink, stream: string, turnId: strin
       onError(error);
     }
   };
+  const sendDelta = (text: string) => send('chat.delta', { turn_id: turnId, text });
+  const closeWindow = () => {
+    if (windowOpen) timers.clear(window);
+    windowOpen = false;
+    window = undefined;
+  };
+  const openWindow = () => {
+    windowOpen = true;
+    window = timers.set(windowEnded, coalesceMs);
+  };
+  function windowEnded() {
+    windowOpen = false;
+    window = undefined;
+    if (pending === '') return; // a quiet window: the next delta goes out at once
+    const text = pending;
+    pending = '';
+    sendDelta(text);
+    openWindow();
+  }
   const flush = () => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
+    closeWindow();
     if (pending === '') return;
     const text = pending;
     pending = '';
-    send('chat.delta', { turn_id: turnId, text });
+    sendDelta(text);
   };
   return {
     emit(type, payload) {
@@ -48,8 +86,12 @@ export function createTurnEmitter(sink: EventSink, stream: string, turnId: strin
     },
     delta(text) {
       if (text === '') return;
-      pending += text;
-      timer ??= setTimeout(flush, coalesceMs);
+      if (windowOpen) {
+        pending += text;
+        return;
+      }
+      sendDelta(text);
+      openWindow();
     },
     flush,
   };
