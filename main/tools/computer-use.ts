@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { defineBuiltin } from './define-builtin.js';
 
-/** Read-only actions never move the pointer or type (mouse_move still counts as disturbing for idle checks). */
-export const COMPUTER_READ_ACTIONS = ['screenshot', 'inspect', 'elements', 'windows', 'wait_for_change', 'mouse_move', 'wait'] as const;
+/** Look-only actions: allowed in strict access. mouse_move changes nothing but still counts as disturbing (it takes the pointer). */
+export const COMPUTER_READ_ACTIONS = ['screenshot', 'cursor_position', 'mouse_move', 'wait', 'wait_for_change'] as const;
 export const COMPUTER_MUTATING_ACTIONS = [
-  'left_click', 'right_click', 'double_click', 'left_click_drag', 'scroll', 'type', 'paste', 'key',
+  'left_click', 'right_click', 'middle_click', 'double_click', 'left_click_drag', 'scroll', 'type', 'key', 'paste',
 ] as const;
+/** Actions that take the pointer or keyboard from the person: the courtesy check runs before each. */
+export const COMPUTER_DISTURBING_ACTIONS: ReadonlySet<string> = new Set(['mouse_move', ...COMPUTER_MUTATING_ACTIONS]);
 
 const point = (description: string) =>
   z.object({ x: z.number().int().describe('X pixel.'), y: z.number().int().describe('Y pixel.') }).describe(description);
@@ -14,20 +16,19 @@ export const computerUseInput = z.object({
   action: z
     .enum([...COMPUTER_READ_ACTIONS, ...COMPUTER_MUTATING_ACTIONS])
     .describe(
-      'One GUI action. Read-only: screenshot, inspect, elements, windows, wait_for_change, mouse_move, wait. Mutating: left_click, right_click, double_click, left_click_drag, scroll, type, paste, key (refused in strict access).',
+      'One GUI action. Look-only: screenshot, cursor_position, mouse_move, wait, wait_for_change. Mutating (refused in strict access; each returns a fresh screenshot): left_click, right_click, middle_click, double_click, left_click_drag, scroll, type, key, paste.',
     ),
-  x: z.number().int().optional().describe('X pixel from the latest screenshot, for click, move, scroll and inspect.'),
-  y: z.number().int().optional().describe('Y pixel from the latest screenshot, for click, move, scroll and inspect.'),
-  display: z.number().int().min(0).optional().describe('Display index (default: the configured display).'),
+  x: z.number().int().optional().describe('X pixel from the latest screenshot, for click, move and scroll.'),
+  y: z.number().int().optional().describe('Y pixel from the latest screenshot, for click, move and scroll.'),
   modifiers: z.array(z.enum(['cmd', 'ctrl', 'alt', 'shift'])).optional().describe('Modifier keys held during a click.'),
   from: point('Drag start point, for left_click_drag.').optional(),
   to: point('Drag end point, for left_click_drag.').optional(),
   direction: z.enum(['up', 'down', 'left', 'right']).optional().describe('Scroll direction.'),
-  amount: z.number().int().min(1).optional().describe('Scroll amount.'),
+  amount: z.number().int().min(1).max(50).optional().describe('Scroll amount in wheel steps (default 3).'),
   text: z.string().optional().describe('Text for type or paste (paste goes through the clipboard; prefer it for long text).'),
   chord: z.string().optional().describe('Key chord for key, e.g. "ctrl+s", "cmd+shift+t", "f5".'),
-  ms: z.number().int().min(0).optional().describe('Milliseconds to wait, for wait.'),
-  timeout_ms: z.number().int().min(1).default(10_000).describe('For wait_for_change: give up after this many ms (default 10000).'),
+  ms: z.number().int().min(0).max(25_000).optional().describe('Milliseconds to wait, for wait (default 1000).'),
+  timeout_ms: z.number().int().min(1).max(25_000).default(10_000).describe('For wait_for_change: give up after this many ms (default 10000).'),
   poll_ms: z.number().int().min(1).default(250).describe('For wait_for_change: check interval in ms (default 250).'),
   region: z
     .object({
@@ -37,7 +38,7 @@ export const computerUseInput = z.object({
       h: z.number().int().min(1).describe('Height.'),
     })
     .optional()
-    .describe('Zoom rectangle in full-screen pixels; pass the same region with every action that uses coordinates read from the crop.'),
+    .describe('Zoom rectangle in screen coordinates (those of a full screenshot when the screen is at most 1280×800); pass the same region with every action that uses coordinates read from the crop.'),
 });
 
 export const computerUse = defineBuiltin({
@@ -60,11 +61,13 @@ export const computerUse = defineBuiltin({
     { tag: 'not active', description: 'computer use is not enabled, or this context has no attended session' },
     { tag: 'user_active', description: 'the human is using the machine; the disturbing action was held back' },
     { tag: 'paused', description: 'the human ran /pause; refused until /resume' },
+    { tag: 'busy', description: 'another conversation holds the desktop; its hold lapses 60 s after its last action' },
+    { tag: 'action_timeout', description: 'the action did not finish within its 30 s deadline; keys and buttons were released' },
   ],
   scope_requirements: ['desktop:control'],
   // Typed and pasted text is often a password.
   audit_behavior: 'redact_args',
-  metadata: { secret_fields: ['text'], requires_setup: 'Enable computer use on the setup Plugins page ("Computer Use" card), which also installs the helper.' },
+  metadata: { secret_fields: ['text'], requires_setup: 'Set `[fermix_core.computer_use] enabled = true` in config.toml and restart the daemon; `fermix doctor` shows what else is missing.' },
   // Coordinates refer to the latest screenshot and the session holds the cursor: call order matters.
   is_stateful: true,
   // Sidecar session calls have a 40 s deadline.
