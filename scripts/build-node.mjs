@@ -18,6 +18,21 @@ if (existsSync(chunkDir)) {
     if (Date.now() - statSync(file).mtimeMs > 3_600_000) rmSync(file, { force: true });
   }
 }
+// zod's `locales` namespace re-exports 64 languages (366 KB) that the daemon never selects (it uses
+// the default English messages, which zod imports on its own): parsing them cost start-up time.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(builder) {
+    builder.onResolve({ filter: /(^|\/)locales\/index\.js$/ }, (args) =>
+      /node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: 'zod-locales-en-only', namespace: 'fermix-zod-locales' } : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'fermix-zod-locales' }, () => ({
+      contents: `export { default as en } from ${JSON.stringify(join(root, 'node_modules', 'zod', 'v4', 'locales', 'en.js'))};`,
+      resolveDir: root,
+      loader: 'js',
+    }));
+  },
+};
 mkdirSync(dirname(outfile), { recursive: true });
 const started = Date.now();
 const result = await build({
@@ -37,6 +52,7 @@ const result = await build({
   ],
   // Bundled CommonJS dependencies (ws, ajv) call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __fermixCreateRequire } from 'node:module'; const require = __fermixCreateRequire(import.meta.url);" },
+  plugins: [zodEnglishOnly],
   sourcemap: true,
   metafile: true,
   logLevel: 'warning',

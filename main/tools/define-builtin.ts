@@ -73,11 +73,19 @@ export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'
   }) as JsonSchema;
 }
 
+/**
+ * The JSON Schemas are computed on first read, not when the tool module loads: turning ~38 zod schemas
+ * into JSON Schema cost ~25 ms of every daemon start, and most starts never send a schema anywhere
+ * before the first turn. The registry keeps the getter (registry.ts freezeCapability).
+ */
 export function defineBuiltin(spec: BuiltinSpec): Capability {
+  let parameters: JsonSchema | undefined;
   const capability: Capability = {
     name: spec.name,
     description: spec.description,
-    parameters: toJsonSchema(spec.input),
+    get parameters() {
+      return (parameters ??= toJsonSchema(spec.input));
+    },
     kind: 'builtin',
     hidden_from_agent: false,
     policy_class: spec.policy_class,
@@ -93,7 +101,11 @@ export function defineBuiltin(spec: BuiltinSpec): Capability {
     audit_behavior: spec.audit_behavior ?? 'full',
     is_stateful: spec.is_stateful ?? false,
   };
-  if (spec.output) capability.output_schema = toJsonSchema(spec.output, 'output');
+  if (spec.output) {
+    const output = spec.output;
+    let outputSchema: JsonSchema | undefined;
+    Object.defineProperty(capability, 'output_schema', { get: () => (outputSchema ??= toJsonSchema(output, 'output')), enumerable: true, configurable: true });
+  }
   if (spec.executor) capability.executor = spec.executor;
   if (spec.timeout_ms !== undefined) capability.timeout_ms = spec.timeout_ms;
   return capability;

@@ -10,6 +10,11 @@ import { createMemoryRuleStore, type Rule } from './rules.js';
 import { newAbortController } from './runtime.js';
 import { makeCapability } from './test-fixtures.js';
 
+/** The call reaches the gate after argument validation (which loads ajv once): wait for its card. */
+async function cardShown(approvals: { list(): unknown[] }): Promise<void> {
+  for (let i = 0; i < 100 && approvals.list().length === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 const pathSchema = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false };
 const commandSchema = { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] };
 
@@ -123,7 +128,7 @@ describe('the gate', () => {
   it('ask parks the call until a person answers once', async () => {
     const { invoker, approvals, runs, audit } = setup();
     const pending = invoker.execute('shell', { command: 'make' }, { ...operator, conversationId: 'c1' });
-    await Promise.resolve();
+    await cardShown(approvals);
     expect(runs).toEqual([]);
     const [card] = approvals.list();
     expect(card).toMatchObject({ capability: 'shell', conversation_id: 'c1', always_covers: { permission: 'shell', pattern: 'make' } });
@@ -135,7 +140,7 @@ describe('the gate', () => {
   it('a declined approval → permission_denied, audited with the answer', async () => {
     const { invoker, approvals, runs, audit } = setup();
     const pending = invoker.execute('shell', { command: 'make' }, operator);
-    await Promise.resolve();
+    await cardShown(approvals);
     approvals.answer(approvals.list()[0].id, 'deny');
     expect((await failure(pending)).message).toMatch(/declined/);
     expect(runs).toEqual([]);
@@ -157,7 +162,7 @@ describe('the gate', () => {
     const { invoker, approvals, audit } = setup();
     const controller = newAbortController();
     const pending = invoker.execute('shell', { command: 'make' }, { ...operator, signal: controller.signal });
-    await Promise.resolve();
+    await cardShown(approvals);
     controller.abort();
     expect((await failure(pending)).code).toBe('cancelled');
     expect(approvals.list()).toEqual([]);

@@ -225,6 +225,7 @@ export function createInvoker(options: InvokerOptions): Invoker {
         });
       }
       try {
+        await validator.ready();
         validator.validate(cap, args);
       } catch (error) {
         audit({ decision: 'rejected', error_code: isFermixError(error) ? error.code : 'invalid_arguments' });
@@ -249,7 +250,7 @@ export function createInvoker(options: InvokerOptions): Invoker {
           throw permissionDenied(cap, unanswerable);
         }
         try {
-          approval = await options.approvals.request({ capability: cap, args, reason: decision.reason, origin: context.origin, conversation_id: context.conversationId, signal: context.signal });
+          approval = await options.approvals.request({ capability: cap, args, reason: decision.reason, origin: context.origin, conversation_id: context.conversationId, signal: context.signal, unjailed: decision.unjailed });
         } catch (error) {
           audit({ decision: 'deny', rule: decision.rule, error_code: isFermixError(error) ? error.code : 'cancelled' });
           throw error;

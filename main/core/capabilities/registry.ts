@@ -75,7 +75,8 @@ export function validateCapability(cap: Capability): void {
   if (typeof cap.group !== 'string' || !isCapabilityGroup(cap.group)) {
     throw invalid(name, `Capability ${name} has unknown group ${JSON.stringify(cap.group)}.`, `Use one of: ${CAPABILITY_GROUPS.join(', ')} (groupFor() in groups.ts maps a category to its group).`);
   }
-  if (cap.parameters === null || typeof cap.parameters !== 'object' || Array.isArray(cap.parameters)) {
+  const lazy = typeof Object.getOwnPropertyDescriptor(cap, 'parameters')?.get === 'function';
+  if (!lazy && (cap.parameters === null || typeof cap.parameters !== 'object' || Array.isArray(cap.parameters))) {
     throw invalid(name, `Capability ${name} has no JSON Schema object for its parameters.`, 'Give `parameters` a JSON Schema object, e.g. from z.toJSONSchema().');
   }
   if (typeof cap.metadata?.category !== 'string') {
@@ -89,11 +90,18 @@ export function validateCapability(cap: Capability): void {
  * spread copy into a slow dictionary object, which made list_for over 5,000 entries ~8× slower (Object.assign copies do not have the problem).
  */
 function freezeCapability(cap: Capability): Capability {
+  // A lazily computed schema (define-builtin.ts) stays lazy: copying the value would compute it here.
+  const lazyParameters = Object.getOwnPropertyDescriptor(cap, 'parameters')?.get;
+  const lazyOutput = Object.getOwnPropertyDescriptor(cap, 'output_schema')?.get;
   return Object.freeze({
     name: cap.name,
     description: cap.description,
-    parameters: cap.parameters,
-    output_schema: cap.output_schema,
+    get parameters() {
+      return lazyParameters ? (lazyParameters.call(cap) as Capability['parameters']) : cap.parameters;
+    },
+    get output_schema() {
+      return lazyOutput ? (lazyOutput.call(cap) as Capability['output_schema']) : cap.output_schema;
+    },
     kind: cap.kind,
     executor: cap.executor,
     hidden_from_agent: cap.hidden_from_agent === true,

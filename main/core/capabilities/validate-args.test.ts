@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createArgsValidator, strictSchema } from './validate-args.js';
 import { makeCapability } from './test-fixtures.js';
 import { isFermixError } from '../errors.js';
@@ -15,6 +15,7 @@ function refusal(run: () => void) {
 
 describe('strict tool inputs at the invoke boundary', () => {
   const validator = createArgsValidator();
+  beforeAll(() => validator.ready());
 
   it('refuses an unknown property of an MCP schema that says nothing about extras, naming it and the accepted ones', () => {
     const cap = makeCapability({ name: 'mcp_search', kind: 'mcp', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } });

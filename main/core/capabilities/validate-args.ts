@@ -7,8 +7,8 @@
  * zod v4's `z.toJSONSchema` emits draft 2020-12 while many MCP servers still send draft-07, so the
  * ajv class is picked by `$schema` (no `$schema` → 2020-12, what our own tools produce).
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { FermixError } from '../errors.js';
 import type { Capability } from './capability.js';
 
@@ -47,8 +47,18 @@ export interface ArgumentProblem {
 }
 
 export interface ArgsValidator {
-  /** Throws `invalid_arguments` naming the field and what was expected. */
+  /**
+   * Loads ajv (~280 KB of JavaScript with fast-uri) on first use instead of at daemon start-up:
+   * the first tool call comes a model round trip after start, and start-up is what people wait for.
+   */
+  ready(): Promise<void>;
+  /** Throws `invalid_arguments` naming the field and what was expected. Call after `ready()`. */
   validate(cap: Capability, args: unknown): asserts args is Record<string, unknown>;
+}
+
+interface AjvModules {
+  Ajv: new (options: typeof AJV_OPTIONS) => Ajv;
+  Ajv2020: new (options: typeof AJV_OPTIONS) => Ajv2020;
 }
 
 // strict: false — tool schemas come from third parties (MCP servers) with vendor keywords; refusing
@@ -100,6 +110,8 @@ export function describeProblems(errors: readonly ErrorObject[]): ArgumentProble
 export function createArgsValidator(): ArgsValidator {
   let ajv07: Ajv | undefined;
   let ajv2020: Ajv2020 | undefined;
+  let modules: AjvModules | undefined;
+  let loading: Promise<void> | undefined;
   const cache = new WeakMap<Capability, ValidateFunction>();
 
   function compile(cap: Capability): ValidateFunction {
@@ -109,7 +121,9 @@ export function createArgsValidator(): ArgsValidator {
     const legacy = /draft-0[467]/.test(schemaId);
     let fn: ValidateFunction;
     try {
-      const ajv = legacy ? (ajv07 ??= new Ajv(AJV_OPTIONS)) : (ajv2020 ??= new Ajv2020(AJV_OPTIONS));
+      if (modules === undefined) throw new Error('the validator was used before ready() resolved');
+      const loaded = modules;
+      const ajv = legacy ? (ajv07 ??= new loaded.Ajv(AJV_OPTIONS)) : (ajv2020 ??= new loaded.Ajv2020(AJV_OPTIONS));
       // draft-04/06 ids are not registered meta-schemas (ajv 8); the keywords tool schemas use are the same.
       const { $schema: _declared, ...withoutId } = cap.parameters;
       fn = ajv.compile(strictSchema(legacy ? withoutId : cap.parameters, legacy));
@@ -127,6 +141,17 @@ export function createArgsValidator(): ArgsValidator {
   }
 
   return {
+    ready() {
+      loading ??= Promise.all([import('ajv'), import('ajv/dist/2020.js')]).then(([draft07, draft2020]) => {
+        // CommonJS under ESM interop: the class may be the named export, the default, or the default's property.
+        const pick = (mod: unknown, name: string): unknown => {
+          const ns = mod as Record<string, unknown> & { default?: Record<string, unknown> };
+          return typeof ns[name] === 'function' ? ns[name] : typeof ns.default?.[name] === 'function' ? ns.default[name] : ns.default;
+        };
+        modules = { Ajv: pick(draft07, 'Ajv'), Ajv2020: pick(draft2020, 'Ajv2020') } as AjvModules;
+      });
+      return loading;
+    },
     validate(cap, args): asserts args is Record<string, unknown> {
       if (args === null || typeof args !== 'object' || Array.isArray(args)) {
         throw new FermixError({
