@@ -244,6 +244,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       onWarn: (message, fields) => logger.warn(message, fields),
     });
     const port = await http.listen(options.port ?? config.fermix_web.port);
+    tools.setDaemonPort(port); // the managed browser refuses the daemon's own origin
     cleanups.unshift(() => http.close());
     components.http = true;
     mark('http');

@@ -6,6 +6,7 @@ import type { Keychain } from '../secrets/keychain.js';
 import { createCommandRunner, createDirectoryAccess, createJail, createSandbox, createSwappableSandbox, type SandboxEvent } from '../sandbox/index.js';
 import type { SandboxConfig } from '../sandbox/sandbox-config.js';
 import type { ReactionSink } from '../tools/tool-services.js';
+import { createBrowserService } from '../browser/service.js';
 import { createToolSearchService } from '../tools/search/service.js';
 import type { EventBus } from './event-bus.js';
 import type { Logger } from './logger.js';
@@ -68,8 +69,17 @@ export async function createToolServices(options: ToolServicesOptions) {
     },
   };
 
+  // The daemon's own port is known only after listen (compose.ts sets it); the browser refuses it on loopback.
+  const daemonPorts: number[] = [];
+  const browser = createBrowserService({
+    profilesDir: paths.browserProfiles,
+    daemonPorts: () => daemonPorts,
+    onEvent: (message, fields) => logger.info(message, fields),
+  });
+
   const services: Record<string, unknown> = {
     sandbox,
+    browser,
     directoryAccess,
     // `attachments` (send_attachment's port) is added by compose.ts: it needs the database, opened later.
     reactions,
@@ -94,7 +104,13 @@ export async function createToolServices(options: ToolServicesOptions) {
     reloadSandbox(next: SandboxConfig) {
       sandbox.swap(makeSandbox(next));
     },
+    /** The HTTP port the daemon serves on, so the browser can never open the daemon's own window. */
+    setDaemonPort(port: number) {
+      daemonPorts.splice(0, daemonPorts.length, port);
+    },
     async shutdown() {
+      // Every Chromium this daemon started is closed before it exits (no orphan browser processes).
+      await browser.shutdown();
       await runner.shutdownAll();
     },
   };

@@ -1,5 +1,9 @@
 import { z } from 'zod';
+import type { Executor } from '../core/capabilities/capability.js';
+import { FermixError } from '../core/errors.js';
+import type { BrowserService } from '../browser/service.js';
 import { defineBuiltin } from './define-builtin.js';
+import { optionalService, pathContext } from './tool-services.js';
 
 export const BROWSER_ACTIONS = [
   'doctor', 'status', 'start', 'stop', 'open', 'navigate', 'snapshot', 'tabs', 'focus', 'close',
@@ -9,7 +13,12 @@ export const BROWSER_ACTIONS = [
 export const BROWSER_ACT_KINDS = ['click', 'fill', 'type', 'submit', 'press', 'hover', 'get', 'wait', 'click_coords'] as const;
 
 export const browserInput = z.object({
-  action: z.enum(BROWSER_ACTIONS).describe('Browser action to run. Element interactions go through action "act" with a kind.'),
+  // A string, not an enum: an act kind sent as the action must reach the executor, whose invalid_action
+  // error names the call that works ({"action":"act","kind":"click"}) instead of a bare enum mismatch.
+  action: z
+    .string()
+    .min(1)
+    .describe(`Browser action: ${BROWSER_ACTIONS.join(', ')}. Element interactions go through action "act" with a kind.`),
   kind: z
     .enum(BROWSER_ACT_KINDS)
     .optional()
@@ -46,6 +55,32 @@ export const browserInput = z.object({
     .optional()
     .describe('Timeout in milliseconds (wait defaults to 5000, download to 30000; max 120000).'),
 });
+
+/** The managed browser is a daemon service (main/browser/service.ts); the tool only adapts the call to it. */
+function browserService(services: Record<string, unknown>): BrowserService {
+  const candidate = services.browser as BrowserService | undefined;
+  if (candidate && typeof candidate.call === 'function') return candidate;
+  throw new FermixError({
+    code: 'service_unavailable',
+    message: 'This daemon has no browser service.',
+    hint: 'This is a wiring bug in the daemon (main/daemon/tool-services.ts); run `fermix doctor` and report it.',
+    data: { service: 'browser' },
+  });
+}
+
+const executeBrowser: Executor = async (args, context) => {
+  const service = browserService(context.services ?? {});
+  // Downloads land in and uploads come from the workspace, under the sandbox's own path policy.
+  const sandbox = optionalService(context, 'sandbox');
+  const files = sandbox
+    ? {
+        workspace: sandbox.workspace,
+        checkRead: (path: string) => sandbox.policy.checkRead(path, pathContext(context, sandbox)),
+        checkWrite: (path: string) => sandbox.policy.checkWrite(path, pathContext(context, sandbox)),
+      }
+    : undefined;
+  return service.call(args, { signal: context.signal, files });
+};
 
 export const browser = defineBuiltin({
   name: 'browser',
@@ -84,4 +119,7 @@ export const browser = defineBuiltin({
   metadata: { secret_fields: ['text', 'value'] },
   // Refs come from the latest snapshot and tabs persist between calls: call order matters.
   is_stateful: true,
+  executor: executeBrowser,
+  // A launch (15 s) plus the longest wait or download (120 s) must fit in one call.
+  timeout_ms: 150_000,
 });

@@ -1,0 +1,177 @@
+// The browser tool end to end against Debian's Chromium and pages on 127.0.0.1: one headless profile is
+// launched for the whole file (launches cost ~0.5 s each); every Chromium is closed in afterAll.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ToolResult } from '../core/capabilities/capability.js';
+import { browser } from '../tools/browser.js';
+import { failureOf, makeToolFixture, run, type ToolFixture } from '../tools/tool-test-fixture.js';
+import { browserPid } from './launcher.js';
+import { createBrowserService, type BrowserService } from './service.js';
+import { chromiumProcessesFor, requireChromium, startTestSite, type TestSite } from './test-pages.js';
+
+let fx: ToolFixture;
+let site: TestSite;
+let forbidden: TestSite;
+let service: BrowserService;
+let profilesDir: string;
+
+beforeAll(async () => {
+  requireChromium();
+  fx = makeToolFixture('fermix-browser-');
+  forbidden = await startTestSite();
+  site = await startTestSite({ forbiddenPort: () => forbidden.port });
+  profilesDir = path.join(fx.fermixHome, 'browser', 'profiles');
+  // `forbidden` stands in for the daemon: its port is the one the browser must never reach.
+  service = createBrowserService({ profilesDir, daemonPorts: () => [forbidden.port], hasDisplay: () => false, sweepEveryMs: 0, defaultProfile: 'fermix_headless' });
+});
+
+afterAll(async () => {
+  await service?.shutdown();
+  await site?.close();
+  await forbidden?.close();
+  if (profilesDir) expect(chromiumProcessesFor(path.join(profilesDir, 'fermix_headless')), 'Chromium left running').toEqual([]);
+  await fx?.dispose();
+});
+
+const call = (args: Record<string, unknown>): Promise<ToolResult> => run(browser.executor, args, fx.context({ extra: { browser: service } }));
+
+/** The ref of the first snapshot line that matches, e.g. `textbox "City"`. */
+function refOf(snapshot: string, line: RegExp): string {
+  const hit = snapshot.split('\n').find((text) => line.test(text));
+  const ref = hit && /\[ref=([a-z0-9]+)\]/u.exec(hit)?.[1];
+  if (!ref) throw new Error(`no ref for ${line} in:\n${snapshot}`);
+  return ref;
+}
+
+describe('browser: pages, snapshot refs and act', () => {
+  it('fills a form through snapshot refs, submits it and reads the result', async () => {
+    await call({ action: 'navigate', url: `${site.origin}/form` });
+    const snap = (await call({ action: 'snapshot' })).text;
+    expect(snap).toContain('heading "Book a trip"');
+    await call({ action: 'act', kind: 'fill', ref: refOf(snap, /textbox "City"/u), text: 'Lisbon' });
+    await call({ action: 'act', kind: 'type', ref: refOf(snap, /textbox "City"/u), text: ' Old Town' });
+    const submitted = await call({ action: 'act', kind: 'submit', ref: refOf(snap, /textbox "City"/u) });
+    expect(submitted.text).toContain('/result?city=Lisbon+Old+Town');
+    const read = await call({ action: 'act', kind: 'get', field: 'text', selector: '#out' });
+    expect(read.text).toBe('text: Trips to Lisbon Old Town');
+    // The result page's snapshot shows what the page said back.
+    expect((await call({ action: 'snapshot' })).text).toContain('Trips to Lisbon Old Town');
+  });
+
+  it('refuses a ref from an older snapshot, naming the call that fixes it', async () => {
+    await call({ action: 'navigate', url: `${site.origin}/form` });
+    const error = await failureOf(call({ action: 'act', kind: 'click', ref: 'e999' }));
+    expect(error.code).toBe('invalid_action');
+    expect(error.hint).toContain('action=snapshot');
+  });
+
+  it('returns a screenshot as a PNG image, capped at 4000 px a side', async () => {
+    await call({ action: 'navigate', url: `${site.origin}/tall` });
+    const shot = await call({ action: 'screenshot', full_page: true });
+    expect(shot.images).toHaveLength(1);
+    const bytes = Buffer.from(shot.images![0].base64, 'base64');
+    expect(shot.images![0].mimeType).toBe('image/png');
+    expect(bytes.subarray(1, 4).toString()).toBe('PNG');
+    // PNG IHDR: width and height at bytes 16..24.
+    expect(bytes.readUInt32BE(20)).toBe(4000);
+    expect(shot.data).toMatchObject({ clipped: true });
+  });
+
+  it('names the act kind when one is sent as the action, and the missing argument of an act', async () => {
+    const wrong = await failureOf(call({ action: 'click', ref: 'e1' }));
+    expect(wrong.code).toBe('invalid_action');
+    expect(wrong.hint).toContain('{"action":"act","kind":"click"');
+    const missing = await failureOf(call({ action: 'act', kind: 'wait' }));
+    expect(missing.code).toBe('missing_action_arg');
+    expect(missing.hint).toContain('wait_until');
+    expect((await failureOf(call({ action: 'open', profile: 'nobody' }))).code).toBe('unknown_profile');
+  });
+});
+
+describe('browser: tabs', () => {
+  it('keeps at most 10 tabs, closing the oldest non-active one when another opens', async () => {
+    const opened: string[] = [];
+    const tabs = async () => ((await call({ action: 'tabs' })).data as { tabs: { target: string; active: boolean }[] }).tabs;
+    for (const tab of await tabs()) await call({ action: 'close', target: tab.target });
+    for (let index = 0; index < 10; index += 1) opened.push((((await call({ action: 'open', url: `${site.origin}/p${index}` })).data) as { target: string }).target);
+    await call({ action: 'focus', target: opened[0] });
+    const before = (await tabs()).map((tab) => tab.target);
+    expect(before).toEqual(opened);
+    const eleventh = await call({ action: 'open', url: `${site.origin}/p10` });
+    const after = (await tabs()).map((tab) => tab.target);
+    // The focused first tab survives; the oldest other tab (the second opened) goes; the new one is active.
+    expect(after).toEqual([opened[0], ...opened.slice(2), (eleventh.data as { target: string }).target]);
+    expect(eleventh.text).toContain(`Closed the oldest tab ${opened[1]}`);
+    expect((await tabs()).find((tab) => tab.active)?.target).toBe((eleventh.data as { target: string }).target);
+    for (const target of after.slice(1)) await call({ action: 'close', target });
+  });
+});
+
+describe('browser: navigation policy', () => {
+  it('refuses metadata and link-local addresses, other schemes and the daemon\'s own port', async () => {
+    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fd00:ec2::254]/', 'http://metadata.google.internal/', 'http://[::ffff:169.254.169.254]/', 'file:///etc/passwd', `http://127.0.0.1:${forbidden.port}/`, `http://localhost:${forbidden.port}/`]) {
+      const error = await failureOf(call({ action: 'navigate', url }));
+      expect(error.code, url).toBe('navigation_blocked');
+    }
+    expect(forbidden.hits).toEqual([]);
+    // Loopback in general (a dev server) and about:blank stay allowed.
+    expect((await call({ action: 'navigate', url: 'about:blank' })).data).toMatchObject({ url: 'about:blank' });
+  });
+
+  it('refuses a redirect to the metadata address and the page\'s own subrequests to refused addresses', async () => {
+    const redirect = await failureOf(call({ action: 'navigate', url: `${site.origin}/redirect-metadata` }));
+    expect(redirect.code).toBe('navigation_blocked');
+    expect(redirect.message).toContain('169.254.169.254');
+    await call({ action: 'navigate', url: `${site.origin}/sneaky` });
+    const { page } = await service.supervisor.get('fermix_headless').then(({ session }) => session.page());
+    expect(await page.evaluate('window.daemonResult')).toBe('refused');
+    expect(forbidden.hits).toEqual([]);
+    const guard = (await service.supervisor.get('fermix_headless')).session.guard;
+    expect(guard.blocked.map((entry) => entry.url)).toEqual(expect.arrayContaining(['http://169.254.169.254/latest/meta-data/x.png', `http://127.0.0.1:${forbidden.port}/`]));
+  });
+});
+
+describe('browser: downloads and uploads stay in the workspace', () => {
+  it('downloads into the workspace and refuses a target outside it', async () => {
+    await call({ action: 'navigate', url: `${site.origin}/files` });
+    const ref = refOf((await call({ action: 'snapshot' })).text, /link "Get the report"/u);
+    const done = await call({ action: 'download', ref });
+    expect(done.data).toMatchObject({ path: path.join(fx.workspace, 'downloads', 'report.csv'), bytes: 20 });
+    expect(readFileSync(path.join(fx.workspace, 'downloads', 'report.csv'), 'utf8')).toBe('city,trips\nLisbon,3\n');
+    const outside = await failureOf(call({ action: 'download', ref, path: '../escaped.csv' }));
+    expect(outside.code).toBe('sandbox_denied');
+    expect(existsSync(path.join(fx.workspace, '..', 'escaped.csv'))).toBe(false);
+  });
+
+  it('uploads a workspace file and refuses a file outside the workspace', async () => {
+    mkdirSync(path.join(fx.workspace, 'docs'), { recursive: true });
+    writeFileSync(path.join(fx.workspace, 'docs', 'cv.txt'), 'UPLOAD-MARKER hello');
+    await call({ action: 'navigate', url: `${site.origin}/upload` });
+    const snap = (await call({ action: 'snapshot' })).text;
+    const fileRef = refOf(snap, /button "File"|"File"/u);
+    const outside = await failureOf(call({ action: 'upload', ref: fileRef, path: '/etc/hostname' }));
+    expect(outside.code).toBe('sandbox_denied');
+    await call({ action: 'upload', ref: fileRef, path: 'docs/cv.txt' });
+    await call({ action: 'act', kind: 'submit', ref: fileRef });
+    expect((await call({ action: 'act', kind: 'get', field: 'text', selector: '#size' })).text).toContain('contains marker: yes');
+  });
+});
+
+describe('browser: supervision', () => {
+  it('relaunches a killed browser on the next call', async () => {
+    await call({ action: 'navigate', url: `${site.origin}/form` });
+    const dir = path.join(profilesDir, 'fermix_headless');
+    const pid = browserPid(dir);
+    expect(pid, 'the browser process was not found').toBeGreaterThan(0);
+    const { session } = await service.supervisor.get('fermix_headless');
+    const closed = new Promise<void>((resolve) => session.context.once('close', () => resolve()));
+    process.kill(pid!, 'SIGKILL');
+    await closed;
+    const next = await call({ action: 'navigate', url: `${site.origin}/p-after` });
+    expect(next.text).toContain('stopped unexpectedly and was relaunched');
+    const relaunchedPid = browserPid(dir);
+    expect(relaunchedPid).toBeGreaterThan(0);
+    expect(relaunchedPid).not.toBe(pid);
+  });
+});
