@@ -34,6 +34,7 @@ import { createSecretStore } from '../secrets/secret-store.js';
 import { applyCommandCapabilities } from '../sandbox/index.js';
 import { createAgentService, createChatHandlers, createConfigReader } from '../agent/index.js';
 import { createCapabilityService, type CapabilityService } from './capability-service.js';
+import { setUpComputerUse, type MacPermissions } from '../computer/index.js';
 
 export interface DaemonOptions {
   home?: string;
@@ -41,6 +42,10 @@ export interface DaemonOptions {
   port?: number;
   verbose?: boolean;
   rendererDir?: string;
+  /** From the Electron shell: powerMonitor.getSystemIdleTime (Windows idle, whole seconds). */
+  systemIdleSeconds?: () => number;
+  /** From the Electron shell (systemPreferences): macOS Accessibility and Screen Recording grants, for doctor. */
+  macPermissions?: () => MacPermissions | undefined;
 }
 
 export interface RunningDaemon {
@@ -104,12 +109,25 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     // Re-parses config.toml only when it changed (mtime/size): settings edits apply to the next call or turn.
     const configReader = createConfigReader(paths.config);
     const secretStoreFor = (profile: string) => createSecretStore({ kind: configReader().fermix_core.secret_store, profile, fermixHome: paths.home });
+    // The one pause switch for computer use (tray, window, slash commands, and the tool itself).
+    const computerUse = createComputerUseControl(false);
+    // Registered only when enabled and the native layer works here; nut-js is not even loaded otherwise.
+    const computerSetup = await setUpComputerUse({
+      enabled: config.fermix_core.computer_use.enabled,
+      control: computerUse,
+      liveEnabled: () => configReader().fermix_core.computer_use.enabled,
+      accessMode: () => configReader().sandbox.mode,
+      systemIdleSeconds: options.systemIdleSeconds,
+    });
+    if (!computerSetup.ready && config.fermix_core.computer_use.enabled) logger.warn('computer use not registered', { reason: computerSetup.reason });
+    const computerNative = () => (computerSetup.ready ? { registered: true, idle: computerSetup.runtime.idleDetection() } : { registered: false, reason: computerSetup.reason });
     const capabilities = createCapabilityService({
       config,
       configFile: paths.config,
       db,
       events,
-      tools: builtinToolsFor(config),
+      tools: builtinToolsFor(config, { computerUse: computerSetup.ready ? computerSetup.capability : undefined }),
+      computerUseReady: () => computerSetup.ready && configReader().fermix_core.computer_use.enabled,
       services: { ...tools.services, attachments: createAttachmentSink({ store: attachmentStore, events }) },
       permissionMode: () => configReader().permissions.mode,
       onError: (message, error) => logger.error(message, { error: String(error) }),
@@ -124,10 +142,16 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       logger.info('sandbox reloaded', { mode: next.sandbox.mode, ...swapped });
       return { mode: next.sandbox.mode, commands_added: swapped.added, commands_removed: swapped.removed };
     };
-    // The one pause switch for computer use (tray, window, slash commands); the tool itself arrives later.
-    const computerUse = createComputerUseControl(false);
     // Every window follows the switch live, whoever flips it (tray, another window, `fermix` CLI).
-    computerUse.onChange(() => events.emit('system', 'computer.state', computerUseState(configReader, computerUse)));
+    computerUse.onChange(() => events.emit('system', 'computer.state', computerUseState(configReader, computerUse, computerNative)));
+    if (computerSetup.ready) {
+      // A finished turn (/stop included) ends its computer-use session: held keys and buttons are let go.
+      const runtime = computerSetup.runtime;
+      const unsubscribe = events.subscribe((event) => {
+        if (event.type === 'chat.turn_finished') void runtime.endSession((event.payload as { conversation_id: string }).conversation_id);
+      });
+      cleanups.unshift(() => unsubscribe());
+    }
     const agent = createAgentService({
       db,
       registry: capabilities.registry,
@@ -145,7 +169,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     cleanups.unshift(() => agent.close());
     mark('capabilities_and_agent');
     const doctor = createDoctor();
-    for (const check of baseDoctorChecks(paths, { insideDaemon: true, db })) doctor.register(check);
+    for (const check of baseDoctorChecks(paths, { insideDaemon: true, db, computerUse: { live: computerNative, macPermissions: options.macPermissions } })) doctor.register(check);
 
     let stopRequested: (reason: string) => void = () => {};
     // Browser sessions survive restarts: the cookie id's HMAC under secret_key_base (a protected path) is kept in run/.
@@ -188,7 +212,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       ...createChatHandlers(agent, { events }),
       ...createChatHistoryHandlers({ db }),
       ...createAttachmentHandlers({ store: attachmentStore, db, logger }),
-      ...createComputerHandlers({ control: computerUse, config: configReader }),
+      ...createComputerHandlers({ control: computerUse, config: configReader, native: computerNative }),
       ...createSettingsHandlers({
         configFile: paths.config,
         fermixHome: paths.home,

@@ -1,8 +1,10 @@
 /**
  * API handlers of computer.status / computer.pause / computer.resume (main/api/methods/computer.ts).
  * The daemon owns the pause switch, so the chat's /pause, the Controls bar and the tray agree; the
- * computer_use executor asks `control.paused` before every action once it exists. Enabled is read from
- * config at each call, so the answer is honest about "not enabled" without a restart.
+ * computer_use runtime (main/computer/runtime.ts) asks `control.paused` before every action and between
+ * the keystrokes of one. Enabled is read from config at each call, so the answer is honest about
+ * "not enabled" without a restart; `native` says whether the tool registered and whether idle time can
+ * be read (where it cannot, the agent acts without waiting for the person, and status says so).
  */
 import type { Handlers } from '../api/dispatcher.js';
 import type { ComputerState } from '../api/methods/computer.js';
@@ -41,6 +43,14 @@ export interface ComputerHandlersOptions {
   control: ComputerUseControl;
   /** Current config (createConfigReader(paths.config)), for `[fermix_core.computer_use] enabled`. */
   config: () => FermixConfig;
+  native?: () => ComputerNative;
+}
+
+/** What main/computer found at start: registered or why not, and the idle detection in use. */
+export interface ComputerNative {
+  registered: boolean;
+  reason?: string;
+  idle?: { available: boolean; detail: string };
 }
 
 export function describeComputerUse(enabled: boolean, paused: boolean): string {
@@ -51,14 +61,18 @@ export function describeComputerUse(enabled: boolean, paused: boolean): string {
 }
 
 /** What computer.status answers and the `computer.state` event carries. */
-export function computerUseState(config: () => FermixConfig, control: ComputerUseControl): ComputerState {
+export function computerUseState(config: () => FermixConfig, control: ComputerUseControl, native?: () => ComputerNative): ComputerState {
   const enabled = config().fermix_core.computer_use.enabled;
   // A pause is kept even while disabled, so enabling it later does not silently resume.
-  return { enabled, paused: control.paused, summary: describeComputerUse(enabled, control.paused) };
+  let summary = describeComputerUse(enabled, control.paused);
+  const found = enabled ? native?.() : undefined;
+  if (found && !found.registered) summary = found.reason ?? 'Computer use is enabled but its desktop layer did not start.';
+  else if (found?.idle && !found.idle.available) summary += ` Note: ${found.idle.detail}.`;
+  return { enabled, paused: control.paused, summary };
 }
 
 export function createComputerHandlers(options: ComputerHandlersOptions): Pick<Handlers, ComputerMethodName> {
-  const state = () => computerUseState(options.config, options.control);
+  const state = () => computerUseState(options.config, options.control, options.native);
   return {
     'computer.status': () => state(),
     'computer.pause': () => {

@@ -9,15 +9,17 @@ import { readPid, isProcessAlive } from './pid-lock.js';
 import { callDaemon } from '../cli/control-client.js';
 import type { DoctorCheck } from './doctor.js';
 import { jailStatus } from '../sandbox/jail.js';
+import { browserDoctorCheck } from '../browser/doctor-row.js';
 import { createSecretStore } from '../secrets/secret-store.js';
 import { secretFile } from '../secrets/file-store.js';
+import { computerUseDoctorCheck, type ComputerUseDoctorOptions } from '../computer/doctor-row.js';
 
 /**
  * The first doctor rows: home permissions, config validity, daemon socket, database, log activity.
  * `insideDaemon` avoids the daemon opening its own database twice or calling itself over the socket;
  * `db` is the daemon's open database (the audit row reads its size from it).
  */
-export function baseDoctorChecks(paths: HomePaths, options: { insideDaemon: boolean; db?: Database }): DoctorCheck[] {
+export function baseDoctorChecks(paths: HomePaths, options: { insideDaemon: boolean; db?: Database; computerUse?: Omit<ComputerUseDoctorOptions, 'configFile'> }): DoctorCheck[] {
   return [
     {
       id: 'home_permissions',
@@ -159,6 +161,7 @@ export function baseDoctorChecks(paths: HomePaths, options: { insideDaemon: bool
         }
       },
     },
+    browserDoctorCheck(),
     {
       id: 'recent_log_activity',
       title: 'log activity',
@@ -168,5 +171,6 @@ export function baseDoctorChecks(paths: HomePaths, options: { insideDaemon: bool
         return { status: 'OK', detail: `last write ${ageMinutes < 1 ? 'under a minute' : `${Math.round(ageMinutes)} min`} ago`, fix: '' };
       },
     },
+    computerUseDoctorCheck({ configFile: paths.config, ...options.computerUse }),
   ];
 }

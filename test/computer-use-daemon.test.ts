@@ -1,0 +1,79 @@
+// The composition root registers computer_use only when `[fermix_core.computer_use] enabled = true` and
+// the desktop works (here: the suite's Xvfb); only then does the operator get gui_control. The pause
+// switch the tray and /pause share is the one the tool obeys. Run under ci/with-desktop.sh.
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CallContext, DispatchResult } from '../main/api/dispatcher.js';
+import { setUpComputerUse } from '../main/computer/index.js';
+import { createComputerUseControl } from '../main/daemon/computer-handlers.js';
+import { startDaemon, type RunningDaemon } from '../main/daemon/compose.js';
+import { tempHome } from './support/daemon-process.js';
+
+if (!process.env.DISPLAY) throw new Error('This test needs an X display: run it as `sh ci/with-desktop.sh npx vitest run test/computer-use-daemon.test.ts`.');
+
+const running: { daemon: RunningDaemon; home: string }[] = [];
+const CALL: CallContext = { transport: 'socket', trust: 'operator' };
+
+async function daemonWith(config: string) {
+  const home = tempHome('fermix-cu-');
+  writeFileSync(join(home, 'config.toml'), config);
+  const daemon = await startDaemon({ home, port: 0 });
+  running.push({ daemon, home });
+  const call = async (method: string, input: unknown) => {
+    const answer: DispatchResult = await daemon.dispatcher.dispatch(method, input, CALL);
+    return answer;
+  };
+  const names = async (trust: 'operator' | 'guest') => {
+    const answer = await call('capabilities.list', { trust });
+    if (!answer.ok) throw new Error(answer.error.message);
+    return (answer.result as { capabilities: { name: string }[] }).capabilities.map((cap) => cap.name);
+  };
+  return { daemon, call, names };
+}
+
+afterAll(async () => {
+  for (const { daemon, home } of running) {
+    await daemon.stop('test done');
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+describe('computer_use registration', () => {
+  it('is absent by default (computer use off)', async () => {
+    const { names, call } = await daemonWith('');
+    expect(await names('operator')).not.toContain('computer_use');
+    const status = await call('computer.status', {});
+    expect(status.ok && (status.result as { enabled: boolean }).enabled).toBe(false);
+  });
+
+  it('registers when enabled on a working X display, for the operator only, and obeys the shared pause', async () => {
+    const { names, call, daemon } = await daemonWith('[fermix_core.computer_use]\nenabled = true\n\n[permissions]\nmode = "auto"\n');
+    expect(await names('operator')).toContain('computer_use');
+    expect(await names('guest')).not.toContain('computer_use');
+    const shot = await call('capabilities.call', { name: 'computer_use', args: { action: 'screenshot' }, origin: 'chat', interactive: true, conversation_id: 'c1' });
+    expect(shot.ok && (shot.result as { images: unknown[] }).images).toHaveLength(1);
+    const scheduled = await call('capabilities.call', { name: 'computer_use', args: { action: 'screenshot' }, origin: 'job', conversation_id: 'c2' });
+    expect(!scheduled.ok && scheduled.error.code).toBe('not active');
+    // The tray's switch (RunningDaemon.computerUse) and computer.pause are one switch.
+    daemon.computerUse.setPaused(true);
+    const paused = await call('capabilities.call', { name: 'computer_use', args: { action: 'screenshot' }, origin: 'chat', interactive: true, conversation_id: 'c1' });
+    expect(!paused.ok && paused.error.code).toBe('paused');
+    await call('computer.resume', {});
+    const again = await call('capabilities.call', { name: 'computer_use', args: { action: 'cursor_position' }, origin: 'chat', interactive: true, conversation_id: 'c1' });
+    expect(again.ok).toBe(true);
+    const doctor = await call('system.doctor', {});
+    const row = (doctor.ok ? (doctor.result as { checks: { id: string; status: string; detail: string }[] }).checks : []).find((check) => check.id === 'computer_use_permissions');
+    expect(row).toMatchObject({ status: 'OK' });
+    expect(row?.detail).toContain('xprintidle');
+  });
+
+  it('stays unregistered on a Wayland session', async () => {
+    const setup = await setUpComputerUse({
+      enabled: true, control: createComputerUseControl(false), liveEnabled: () => true, accessMode: () => 'standard',
+      env: { ...process.env, WAYLAND_DISPLAY: 'wayland-0', XDG_SESSION_TYPE: 'wayland' },
+    });
+    expect(setup.ready).toBe(false);
+    expect(!setup.ready && setup.reason).toContain('Wayland');
+  });
+});
