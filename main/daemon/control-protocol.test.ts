@@ -3,7 +3,7 @@ import { createServer, connect, type Socket } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeFrameBody, encodeFrame, MAX_FRAME_BYTES, readFrame } from './control-protocol.js';
+import { createFrameReader, decodeFrameBody, encodeFrame, MAX_FRAME_BYTES, readFrame } from './control-protocol.js';
 
 /** A real socket pair over a Unix socket: `write` feeds bytes to the side readFrame reads. */
 async function pair(): Promise<{ reader: Socket; writer: Socket; close: () => void }> {
@@ -53,5 +53,35 @@ describe('control socket framing', () => {
 
   it('will not encode a frame past the cap', () => {
     expect(() => encodeFrame({ blob: 'x'.repeat(MAX_FRAME_BYTES) })).toThrow(expect.objectContaining({ code: 'frame_too_large' }));
+  });
+
+  it('a frame reader reads many frames: several per chunk, and one split byte by byte', async () => {
+    const { reader, writer, close } = await pair();
+    const frames = createFrameReader(reader);
+    writer.write(Buffer.concat([encodeFrame({ n: 1 }), encodeFrame({ n: 2 }), encodeFrame({ n: 3 }).subarray(0, 5)]));
+    await expect(frames.next()).resolves.toEqual({ n: 1 });
+    await expect(frames.next()).resolves.toEqual({ n: 2 });
+    const third = frames.next();
+    for (const byte of encodeFrame({ n: 3 }).subarray(5)) writer.write(Buffer.from([byte]));
+    await expect(third).resolves.toEqual({ n: 3 });
+    writer.end();
+    await expect(frames.next()).resolves.toBeNull();
+    close();
+  });
+
+  it('a frame reader refuses an oversize header and a connection that ends mid-frame', async () => {
+    const big = await pair();
+    const header = Buffer.alloc(4);
+    header.writeUInt32BE(MAX_FRAME_BYTES + 1, 0);
+    const frames = createFrameReader(big.reader);
+    big.writer.write(header);
+    await expect(frames.next()).rejects.toMatchObject({ code: 'frame_too_large' });
+    big.close();
+
+    const cut = await pair();
+    const cutFrames = createFrameReader(cut.reader);
+    cut.writer.end(encodeFrame({ a: 1 }).subarray(0, 6));
+    await expect(cutFrames.next()).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining('ended') });
+    cut.close();
   });
 });

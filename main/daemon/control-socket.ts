@@ -2,7 +2,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { chmodSync, existsSync, rmSync } from 'node:fs';
 import type { Dispatcher } from '../api/dispatcher.js';
 import { FermixError, toWireError } from '../core/errors.js';
-import { encodeFrame, readFrame, type ControlRequest } from './control-protocol.js';
+import { encodeFrame, FOLLOW_METHOD, readFrame, type ControlRequest } from './control-protocol.js';
+import { followEvents, type FollowSource } from './control-follow.js';
 
 /** A client that connects and sends nothing (or half a frame) is dropped after this. */
 export const CONTROL_READ_TIMEOUT_MS = 30_000;
@@ -27,7 +28,7 @@ function answerFrame(value: { request_id: string; result?: unknown; error?: unkn
  * The CLI's door: a Unix socket, mode 0600. As in Fermix, the file's permissions are the trust
  * boundary (only the owner's account can connect), so callers are the operator.
  */
-export function createControlSocket(options: { path: string; dispatcher: Dispatcher; onError?: (message: string, error: unknown) => void }) {
+export function createControlSocket(options: { path: string; dispatcher: Dispatcher; events?: FollowSource; onError?: (message: string, error: unknown) => void }) {
   const connections = new Set<Socket>();
   let listening = false;
   const server: Server = createServer((socket) => {
@@ -44,6 +45,10 @@ export function createControlSocket(options: { path: string; dispatcher: Dispatc
         socket.setTimeout(0);
         const request = (frame !== null && typeof frame === 'object' ? frame : {}) as Partial<ControlRequest>;
         const requestId = typeof request.request_id === 'string' ? request.request_id.slice(0, 200) : '';
+        if (request.method === FOLLOW_METHOD && options.events) {
+          followEvents({ socket, requestId, params: request.params, events: options.events, onError: options.onError });
+          return;
+        }
         const result = typeof request.method === 'string'
           ? await options.dispatcher.dispatch(request.method, request.params, { transport: 'socket', trust: 'operator' })
           : { ok: false as const, error: { code: 'invalid_request', message: 'A control request needs a "method".', hint: 'Send {request_id, method, params}.' } };

@@ -1,10 +1,16 @@
 // `fermix ask` and `fermix providers` against a real control socket served by the real dispatcher with
 // the chat handlers, the agent service and the scripted model server (real HTTP, real SDK client).
 import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { messagesOf, startModelServer, toolRoundTrip, toolResultsOf, type ModelServer } from '../../../test/fixtures/model-server/index.js';
+import { lastMessageIsToolResult, messagesOf, startModelServer, toolRoundTrip, toolResultsOf, type ModelServer } from '../../../test/fixtures/model-server/index.js';
+import { openaiStreamEvents } from '../../../test/fixtures/model-server/openai-wire.js';
+import { planTurn } from '../../../test/fixtures/model-server/plan.js';
+import type { Capability } from '../../core/capabilities/index.js';
+import { followDaemon } from '../control-client.js';
 import { createDispatcher } from '../../api/dispatcher.js';
 import { loadConfig } from '../../config/config-file.js';
 import { homePaths } from '../../config/home.js';
@@ -29,15 +35,22 @@ afterEach(async () => {
 });
 
 /** A daemon's worth of API on a fresh home: the chat handlers plus events.replay, over the control socket. */
-async function daemonWith(config: string) {
+async function daemonWith(config: string, extraTools: () => Capability[] = () => []) {
   const home = mkdtempSync(join(tmpdir(), 'fermix-ask-'));
-  harness = await createHarness({ home, config, capabilities: () => [testTool('read_note', { run: async () => ({ text: 'buy milk' }) })], secrets: { keyring: () => null, env: () => 'sk-test' }, overrides: { ollamaOrigin: 'http://127.0.0.1:9' } });
+  harness = await createHarness({ home, config, capabilities: () => [testTool('read_note', { run: async () => ({ text: 'buy milk' }) }), ...extraTools()], secrets: { keyring: () => null, env: () => 'sk-test' }, overrides: { ollamaOrigin: 'http://127.0.0.1:9' } });
   const h = harness;
-  const dispatcher = createDispatcher({ ...createChatHandlers(h.agent, { events: h.bus }), 'events.replay': (input) => h.bus.replay(input.stream, input.after_seq) });
+  const dispatcher = createDispatcher({
+    ...createChatHandlers(h.agent, { events: h.bus }),
+    'events.replay': (input) => h.bus.replay(input.stream, input.after_seq),
+    'approvals.answer': (input) => {
+      h.approvals.answer(input.id, input.answer);
+      return { ok: true as const };
+    },
+  });
   const paths = homePaths(home);
   const { mkdirSync } = await import('node:fs');
   mkdirSync(paths.run, { recursive: true });
-  socket = createControlSocket({ path: paths.socket, dispatcher });
+  socket = createControlSocket({ path: paths.socket, dispatcher, events: h.bus });
   await socket.listen();
   return { paths, h };
 }
@@ -101,6 +114,104 @@ describe('fermix ask', () => {
     const t = terminal(paths);
     expect(await runAsk([], t.env)).toBe(2);
     expect(t.err.join('\n')).toContain('usage: fermix ask');
+  });
+});
+
+/**
+ * An OpenAI-wire server (the fixture's own renderer) that holds the answer's LAST text piece until
+ * `release()` is called, and logs what it sent, so a test can order "server sent" against "CLI printed".
+ */
+async function gatedServer(text: string, pieces: number) {
+  const log: string[] = [];
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const server: Server = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', async () => {
+      const rawBody = Buffer.concat(parts).toString('utf8');
+      const body = JSON.parse(rawBody);
+      const rec = { method: 'POST', path: '/v1/chat/completions', query: '', headers: {}, body, rawBody, vendor: 'openai' as const, aborted: false };
+      const events = openaiStreamEvents(planTurn({ text, chunks: pieces }, rec), body);
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      // events[0] is the role chunk; events[1..pieces] carry the text pieces.
+      for (let index = 0; index < events.length; index += 1) {
+        if (index === pieces) {
+          log.push('server: holding the last piece');
+          await released;
+          log.push('server: last piece sent');
+        }
+        await new Promise<void>((resolve) => res.write(events[index], () => resolve()));
+      }
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  return { url, log, release, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('fermix ask streaming over the control socket', () => {
+  it('prints the first tokens before the model has sent its last piece', async () => {
+    const model = await gatedServer('one two three four five six', 3);
+    try {
+      const { paths } = await daemonWith(providerConfig([{ name: 'local', type: 'openai-compatible', baseUrl: model.url, primary: true }]));
+      const t = terminal(paths);
+      // The last piece is released by the first thing the CLI prints: if nothing reached stdout until
+      // the turn ended, the turn could never end (the test would time out), so success proves the order.
+      t.env.term.write = (text) => {
+        model.log.push(`stdout: ${JSON.stringify(text)}`);
+        model.release();
+      };
+      expect(await runAsk(['count', 'to', 'six'], t.env)).toBe(0);
+      const firstPrint = model.log.findIndex((line) => line.startsWith('stdout:'));
+      expect(firstPrint).toBeGreaterThan(model.log.indexOf('server: holding the last piece'));
+      expect(firstPrint).toBeLessThan(model.log.indexOf('server: last piece sent'));
+      const printed = model.log.filter((line) => line.startsWith('stdout:')).map((line) => JSON.parse(line.slice(8))).join('');
+      expect(printed).toBe('one two three four five six\n');
+      // and the summary line as before
+      expect(t.err.join('\n')).toContain('[local/fermix-test-model ·');
+    } finally {
+      await model.close();
+    }
+  });
+
+  it('a follower that leaves mid-turn does not stop the turn', async () => {
+    const model = await gatedServer('the whole answer arrives anyway', 3);
+    try {
+      const { paths, h } = await daemonWith(providerConfig([{ name: 'local', type: 'openai-compatible', baseUrl: model.url, primary: true }]));
+      const listenersBefore = h.bus.listenerCount();
+      const sent = h.agent.send({ message: 'go' });
+      const leaving = followDaemon(paths.socket, { stream: sent.conversation_id, after_seq: 0, until_turn: sent.turn_id }, (event) => {
+        if (event.type === 'chat.delta') throw new Error('the person closed the terminal');
+      }, 10_000);
+      await expect(leaving).rejects.toThrow('the person closed the terminal');
+      model.release();
+      const result = await sent.done;
+      expect(result).toMatchObject({ status: 'completed', text: 'the whole answer arrives anyway' });
+      // The daemon noticed the closed connection and dropped only that subscription.
+      while (h.bus.listenerCount() !== listenersBefore) await new Promise((resolve) => setTimeout(resolve, 5));
+    } finally {
+      await model.close();
+    }
+  });
+
+  it('still asks for the approval the turn waits on at the terminal, then prints the answer and the summary', async () => {
+    const { paths, h } = await daemonWith(providerConfig([{ name: 'local', type: 'openai-compatible', baseUrl: server.baseUrlOpenAI, primary: true }]), () => [testTool('write_note', { policy_class: 'read_write', run: async () => ({ text: 'written' }) })]);
+    server.setScript((req) => (lastMessageIsToolResult(req) ? { text: `Note: ${toolResultsOf(req)[0].content}` } : { toolCalls: [{ name: 'write_note', arguments: {} }] }));
+    const t = terminal(paths);
+    const asked: string[] = [];
+    t.env.term.isTTY = true;
+    t.env.term.question = async (prompt) => {
+      asked.push(prompt);
+      return 'o';
+    };
+    expect(await runAsk(['write', 'it'], t.env)).toBe(0);
+    expect(t.err.join('\n')).toContain('? write_note needs your approval');
+    expect(asked).toEqual(['    allow? [o]nce / [a]lways / [d]eny: ']);
+    expect(h.audit.at(-1)).toMatchObject({ capability: 'write_note', approval: 'once' });
+    expect(t.written()).toBe('Note: written\n');
+    expect(t.err.join('\n')).toContain('[local/fermix-test-model ·');
   });
 });
 

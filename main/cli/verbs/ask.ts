@@ -1,8 +1,8 @@
 /**
  * `fermix ask [--json] [--session ID] [--stdin] [--timeout MS] MESSAGE...` and `fermix chat [--session ID]`
  * (reference §2.18). Both talk to the running daemon over the control socket: one `chat.send`, then
- * the turn's events are read with `events.replay` (the socket is one request per connection, so the
- * CLI polls) and the answer is printed as it streams. The caller's working directory goes to the
+ * the turn's events are pushed over a second connection (`events.follow`, turn-stream.ts) and the
+ * answer is printed token by token as it streams. The caller's working directory goes to the
  * sandbox; the trust is operator (the socket's 0600 permissions are the boundary).
  */
 import { parseArgs } from 'node:util';
