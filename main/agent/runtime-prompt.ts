@@ -83,6 +83,8 @@ export function buildRuntimePrompt(inputs: PromptInputs): string {
   const plugins = pluginSection(inputs);
   out.push(...(plugins.length > 0 ? plugins : ['- none connected']));
   out.push('There is no tool that lists plugins: this section is the list. A plugin with status= is not connected; offer its fix instead of trying its tools.');
+  // Seed 001: a connected plugin owns its surface; scraping it with generic tools loses auth and structure.
+  out.push('For a surface a connected plugin covers, use that plugin\'s tools rather than browser, web_fetch or shell.');
 
   if (inputs.presentation.active && inputs.presentation.deferred.length > 0) {
     // The names are listed once, under ## Plugins: repeating them here would cost what deferral saves.

@@ -1,0 +1,51 @@
+/**
+ * `[fermix_core.plugins]` (reference §3.2/§3.3): `enabled` (plugin names), `trust_dev_key` (trust the
+ * development catalog key, decision 0015; doctor WARNs), and one `[fermix_core.plugins.<name>]` table
+ * per plugin holding its manifest-declared config keys (UPPER_CASE, text or boolean) and `secret_ref`,
+ * the keychain item holding its api_key. Nothing else is accepted. (`dev_local` is not read yet, so it
+ * is refused rather than silently ignored.)
+ */
+import { z } from 'zod';
+import { PLUGIN_NAME } from './manifest.js';
+
+const CONFIG_KEY = /^[A-Z][A-Z0-9_]*$/;
+
+export const pluginTableSchema = z.record(z.string(), z.union([z.string(), z.boolean()])).superRefine((table, context) => {
+  for (const key of Object.keys(table)) {
+    if (key === 'secret_ref') {
+      if (typeof table[key] !== 'string' || !/^keychain:[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(String(table[key]))) context.addIssue({ code: 'custom', path: [key], message: 'must be "keychain:<item name>"' });
+    } else if (!CONFIG_KEY.test(key)) context.addIssue({ code: 'custom', path: [key], message: 'is not a plugin config key (UPPER_CASE, as the manifest declares) or secret_ref' });
+  }
+});
+export type PluginTable = z.infer<typeof pluginTableSchema>;
+
+export const pluginsSettingsSchema = z.record(z.string(), z.unknown()).superRefine((value, context) => {
+  for (const [key, item] of Object.entries(value)) {
+    if (key === 'enabled') {
+      if (!Array.isArray(item) || item.some((name) => typeof name !== 'string' || !PLUGIN_NAME.test(name))) context.addIssue({ code: 'custom', path: [key], message: 'must be a list of plugin names' });
+    } else if (key === 'trust_dev_key') {
+      if (typeof item !== 'boolean') context.addIssue({ code: 'custom', path: [key], message: 'must be true or false' });
+    } else if (PLUGIN_NAME.test(key)) {
+      const parsed = pluginTableSchema.safeParse(item);
+      if (!parsed.success) for (const issue of parsed.error.issues) context.addIssue({ code: 'custom', path: [key, ...issue.path.map(String)], message: issue.message });
+    } else {
+      context.addIssue({ code: 'custom', path: [key], message: 'is not a known key (enabled, trust_dev_key, or a [fermix_core.plugins.<name>] table)' });
+    }
+  }
+}).default({});
+
+export interface PluginsSettings {
+  enabled: string[];
+  trustDevKey: boolean;
+  tables: Record<string, PluginTable>;
+}
+
+/** The typed view the supervisor and the CLI use. */
+export function readPluginsSettings(raw: Record<string, unknown> | undefined): PluginsSettings {
+  const value = raw ?? {};
+  const tables: Record<string, PluginTable> = {};
+  for (const [key, item] of Object.entries(value)) if (key !== 'enabled' && key !== 'trust_dev_key' && item && typeof item === 'object') tables[key] = item as PluginTable;
+  return { enabled: Array.isArray(value.enabled) ? (value.enabled as string[]) : [], trustDevKey: value.trust_dev_key === true, tables };
+}
+
+export const secretItemName = (plugin: string, keyName: string) => `plugin_${plugin}_${keyName}`;

@@ -1,0 +1,138 @@
+/**
+ * The plugin supervisor: decides every plugin's readiness, registers ready plugins' tools as
+ * `<plugin>_<tool>` (kind builtin, metadata plugin_owned, category plugin) in one atomic
+ * `replace_kind` swap, and feeds the runtime prompt's `## Plugins` section. `reload()` re-reads
+ * settings, so enable/disable/auth changes apply on the next turn without a restart.
+ * A disabled plugin's tools stay registered hidden from the agent, refusing with an enable hint, so a
+ * model that remembers one from an earlier turn gets the fix instead of "unknown tool".
+ */
+import type { Capability, CapabilityRegistry } from '../core/capabilities/index.js';
+import { FermixError, isFermixError } from '../core/errors.js';
+import type { Keychain } from '../secrets/keychain.js';
+import type { Catalog } from './catalog/catalog.js';
+import { compareSemver } from './catalog/build.js';
+import type { ManifestTool, PluginManifest } from './manifest.js';
+import { callHttpTool, type HttpRailNet } from './rails/http/interpreter.js';
+import { decideReadiness, type Readiness } from './readiness/ladder.js';
+import { type PluginsSettings } from './settings.js';
+import { SUPPORTED_PLUGIN_API } from './store/install.js';
+import type { PluginStore } from './store/store.js';
+
+export interface PluginState {
+  name: string;
+  status: Readiness;
+  enabled: boolean;
+  version: string | null;
+  rail: string | null;
+  auth_type: string | null;
+  account: string | null;
+  tools: string[];
+  detail: string | null;
+}
+
+export interface SupervisorDeps {
+  store: PluginStore;
+  catalog: Catalog | null;
+  registry: CapabilityRegistry;
+  coreVersion: string;
+  settings: () => PluginsSettings;
+  /** `[fermix_core.oauth]` provider names with a client configured (OAuth arrives later). */
+  oauthClients?: () => string[];
+  secrets: Pick<Keychain, 'get' | 'has'>;
+  net: HttpRailNet;
+}
+
+const FAMILY = { plugin_owned: true } as const;
+
+export function secretItemOf(settings: PluginsSettings, name: string): string | null {
+  const ref = settings.tables[name]?.secret_ref;
+  return typeof ref === 'string' && ref.startsWith('keychain:') ? ref.slice('keychain:'.length) : null;
+}
+
+export function createPluginSupervisor(deps: SupervisorDeps) {
+  let states: PluginState[] = [];
+
+  function toolCapability(manifest: PluginManifest, tool: ManifestTool, ready: boolean): Capability {
+    const name = manifest.name;
+    const executor: Capability['executor'] = ready
+      ? async (args, context) => {
+        const item = secretItemOf(deps.settings(), name);
+        return callHttpTool(tool, args, { plugin: name, auth: manifest.auth, net: deps.net, signal: context.signal, credential: async () => (item ? deps.secrets.get(item) : null) });
+      }
+      : async () => {
+        throw new FermixError({ code: 'plugin_disabled', message: `The ${name} plugin is disabled, so ${tool.name} cannot run.`, hint: `Enable it with \`fermix plugins enable ${name}\` (or on the setup Plugins page).`, data: { plugin: name } });
+      };
+    return {
+      name: tool.name,
+      description: tool.description,
+      parameters: tool.parameters ?? { type: 'object', properties: {} },
+      kind: 'builtin',
+      executor,
+      hidden_from_agent: !ready,
+      policy_class: tool.policy_class,
+      metadata: { category: 'plugin', plugin: name, plugin_owned: true, requires_setup: ready ? undefined : `fermix plugins enable ${name}` },
+      group: 'plugin',
+      scope_requirements: tool.requires_scopes ?? [],
+      audit_behavior: 'full',
+      is_stateful: false,
+      is_mutating: !tool.read_only,
+      is_network: true,
+    };
+  }
+
+  function reload(): PluginState[] {
+    const settings = deps.settings();
+    const installed = new Map(deps.store.list().map((plugin) => [plugin.name, plugin]));
+    const names = new Set<string>([...(deps.catalog?.index.plugins.map((p) => p.name) ?? []), ...installed.keys(), ...settings.enabled]);
+    const next: PluginState[] = [];
+    const caps: Capability[] = [];
+    for (const name of [...names].sort()) {
+      let manifest: PluginManifest | null = null;
+      let loadError: string | null = null;
+      try {
+        manifest = installed.has(name) ? deps.store.load(name, deps.catalog?.keys ?? [])?.manifest ?? null : null;
+      } catch (error) {
+        loadError = isFermixError(error) ? `${error.code}: ${error.message}` : String(error);
+      }
+      const enabled = settings.enabled.includes(name);
+      const compatible = manifest === null || (compareSemver(manifest.min_core_version, deps.coreVersion) <= 0 && (SUPPORTED_PLUGIN_API as readonly number[]).includes(manifest.plugin_api));
+      const item = secretItemOf(settings, name);
+      const table = settings.tables[name] ?? {};
+      const status = decideReadiness({
+        enabled, manifest, loadError, compatible,
+        hostRuntimeOk: !manifest?.tools.some((tool) => tool.rail === 'mcp'),
+        config: Object.fromEntries(Object.entries(table).filter(([key]) => key !== 'secret_ref')),
+        hasSecret: item !== null && deps.secrets.has(item),
+        workspaceChosen: false,
+        oauthClientConfigured: manifest?.auth.type === 'oauth2' && (deps.oauthClients?.() ?? []).includes(manifest.auth.provider),
+        oauthConnected: false,
+        oauthInvalidated: false,
+      });
+      const entry = deps.catalog?.entry(name);
+      if (manifest && (status === 'ready' || (status === 'disabled' && compatible))) {
+        for (const tool of manifest.tools) if (tool.rail === 'http') caps.push(toolCapability(manifest, tool, status === 'ready'));
+      }
+      next.push({
+        name, status, enabled,
+        version: manifest?.version ?? deps.store.current(name),
+        rail: manifest ? [...new Set(manifest.tools.map((tool) => tool.rail))].join(',') : entry?.rails.join(',') ?? null,
+        auth_type: manifest?.auth.type ?? entry?.auth_type ?? null,
+        account: null,
+        tools: status === 'ready' && manifest ? manifest.tools.map((tool) => tool.name) : [],
+        detail: loadError,
+      });
+    }
+    // One synchronous swap: no reader sees half the old plugin tools and half the new ones.
+    deps.registry.replace_kind('builtin', FAMILY, caps);
+    states = next;
+    return states;
+  }
+
+  return {
+    reload,
+    states: () => states,
+    /** For the runtime prompt: enabled plugins only (ready ones list their tools from the registry). */
+    promptStatus: () => states.filter((state) => state.enabled).map((state) => ({ name: state.name, status: state.status })),
+  };
+}
+export type PluginSupervisor = ReturnType<typeof createPluginSupervisor>;
