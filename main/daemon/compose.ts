@@ -274,7 +274,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     mark('http');
     httpUrl = `http://127.0.0.1:${port}/`;
 
-    const socket = createControlSocket({ path: paths.socket, dispatcher, onError: (message, error) => logger.warn(message, { error: String(error) }) });
+    const socket = createControlSocket({ path: paths.socket, dispatcher, events, onError: (message, error) => logger.warn(message, { error: String(error) }) });
     await socket.listen();
     cleanups.unshift(() => socket.close());
     components.socket = true;
