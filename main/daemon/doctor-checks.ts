@@ -10,7 +10,6 @@ import { callDaemon } from '../cli/control-client.js';
 import type { DoctorCheck } from './doctor.js';
 import { jailStatus } from '../sandbox/jail.js';
 import { browserDoctorCheck } from '../browser/doctor-row.js';
-import { browserDoctorCheck } from '../browser/doctor-row.js';
 import { createSecretStore } from '../secrets/secret-store.js';
 import { secretFile } from '../secrets/file-store.js';
 import { computerUseDoctorCheck, type ComputerUseDoctorOptions } from '../computer/doctor-row.js';
@@ -160,7 +159,6 @@ export function baseDoctorChecks(paths: HomePaths, options: { insideDaemon: bool
         } catch (error) {
           return { status: 'WARN', detail: isFermixError(error) ? error.message : String(error), fix: isFermixError(error) ? error.hint : 'Unlock your keychain, or run `fermix secrets migrate --to file`.' };
         }
-    browserDoctorCheck(),
       },
     },
     browserDoctorCheck(),
