@@ -106,6 +106,22 @@ describe('fermix roles check', () => {
     expect(role.capabilities).not.toContain('web_fetch');
   });
 
+  it('`roles list` shows the built-in operator and which role the main agent uses; net tools need net', () => {
+    const home = tempHome();
+    writeFileSync(join(home, 'config.toml'), '[roles.offline]\ntools = ["fs", "mcp", "browser"]\n[agents.main]\nrole = "offline"\n');
+    const result = runFermix(home, ['roles', 'list', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    const { roles, main } = JSON.parse(result.stdout).result;
+    expect(main).toBe('offline');
+    expect(roles.map((role: { name: string }) => role.name)).toEqual(['operator', 'offline']);
+    expect(roles[0]).toMatchObject({ builtin: true, used_by: [] });
+    expect(roles[1]).toMatchObject({ builtin: false, used_by: ['agents.main'] });
+    // browser is in the browser group but uses the network: without net the role does not reach it.
+    expect(roles[1].capabilities).toContain('file_read');
+    expect(roles[1].capabilities).not.toContain('browser');
+    expect(roles[0].capabilities).toContain('web_fetch');
+  });
+
   it('rejects an unknown group with its name', () => {
     const home = tempHome();
     writeFileSync(join(home, 'config.toml'), '[roles.reviewer]\ntools = ["fs", "telepathy"]\n');

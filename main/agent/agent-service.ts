@@ -15,6 +15,7 @@ import { ITERATION_CAPS, outcomeError, runTurn, type TurnOutcome } from './loop/
 import { createTurnEmitter, type EventSink, type TurnEmitter } from './loop/turn-events.js';
 import { createProviderService } from './providers/provider-service.js';
 import { systemSecrets, type SecretReader } from './providers/secrets.js';
+import { mainAgentRole } from '../core/capabilities/roles.js';
 import { createRequestBuilder } from './request-builder.js';
 import { loadAiSdk } from './ai-runtime.js';
 import type { PluginStatus, SkillSummary } from './runtime-prompt.js';
@@ -227,6 +228,9 @@ export function createAgentService(deps: AgentServiceDeps) {
         outcome = outcomeError(await providers.noProvider());
       } else {
         await loadAiSdk(); // first turn only: the SDK is not loaded at start-up
+        // Every run has a role (Voss). Jobs, subagents and inbound MCP have no role of their own yet, so
+        // they run under the main agent's role, narrowed further by their trust and the gate.
+        const role = mainAgentRole(deps.config());
         outcome = await runTurn({
           turn: store.getTurn(turnId),
           store,
@@ -235,7 +239,8 @@ export function createAgentService(deps: AgentServiceDeps) {
           signal: entry.controller.signal,
           shuttingDown: () => shuttingDown,
           candidates,
-          prepare: () => requests.prepare(conversationId, turn.options.trust, turn.options.origin ?? 'chat'),
+          prepare: () => requests.prepare(conversationId, turn.options.trust, turn.options.origin ?? 'chat', role),
+          role,
           retry,
           maxIterations: deps.maxIterations ?? ITERATION_CAPS[turn.options.kind],
           checkpoint: () => holds.get(conversationId)?.checkpoint(entry.controller.signal) ?? Promise.resolve(),

@@ -7,6 +7,8 @@
  */
 import type { ToolSet } from 'ai';
 import type { Capability, CapabilityRegistry, Origin, Trust } from '../core/capabilities/index.js';
+import { isNetwork } from '../core/capabilities/derive.js';
+import { roleReaches, type Role } from '../core/capabilities/roles.js';
 import { presentTools, toSdkTools, type ToolPresentation } from './deferral.js';
 import type { PreparedRequest } from './loop/run-turn.js';
 import { buildRuntimePrompt, createPromptCache, type PluginStatus, type SkillSummary } from './runtime-prompt.js';
@@ -28,8 +30,10 @@ const ATTENDED_ORIGINS: ReadonlySet<Origin> = new Set(['chat', 'cli', 'voice']);
  * not_implemented; `fermix capabilities` still lists it), and `request_directory_access` only on an
  * operator's attended turn — guests, jobs, subagents and inbound MCP runs would be refused anyway.
  */
-export function offerable(cap: Capability, trust: Trust, origin: Origin): boolean {
+export function offerable(cap: Capability, trust: Trust, origin: Origin, role?: Role | null): boolean {
   if (typeof cap.executor !== 'function') return false;
+  // The run's role narrows what is offered exactly as the gate narrows what runs (permission-gate.ts).
+  if (role != null && !roleReaches(role, cap, isNetwork(cap))) return false;
   if (cap.name === 'request_directory_access') return trust === 'operator' && ATTENDED_ORIGINS.has(origin);
   return true;
 }
@@ -38,11 +42,11 @@ export function createRequestBuilder(options: RequestBuilderOptions) {
   const prompts = createPromptCache();
   let toolCache: { key: string; tools: ToolSet; presentation: ToolPresentation; visible: Capability[] } | undefined;
 
-  function toolsFor(trust: Trust, origin: Origin, enabled: boolean) {
+  function toolsFor(trust: Trust, origin: Origin, enabled: boolean, role: Role | null) {
     const attended = ATTENDED_ORIGINS.has(origin);
-    const key = `${options.registry.version}|${trust}|${attended}|${enabled}`;
+    const key = `${options.registry.version}|${trust}|${attended}|${enabled}|${role === null ? '' : `${role.name}:${role.tools.join(',')}`}`;
     if (toolCache?.key !== key) {
-      const visible = options.registry.list_for({ trust }).filter((cap) => offerable(cap, trust, origin));
+      const visible = options.registry.list_for({ trust }).filter((cap) => offerable(cap, trust, origin, role));
       const presentation = presentTools(visible, enabled);
       toolCache = { key, tools: toSdkTools(presentation.advertised), presentation, visible };
     }
@@ -50,13 +54,13 @@ export function createRequestBuilder(options: RequestBuilderOptions) {
   }
 
   return {
-    prepare(conversationId: string, trust: Trust, origin: Origin = 'chat'): PreparedRequest & { presentation: ToolPresentation; promptRebuilt: boolean } {
+    prepare(conversationId: string, trust: Trust, origin: Origin = 'chat', role: Role | null = null): PreparedRequest & { presentation: ToolPresentation; promptRebuilt: boolean } {
       const enabled = options.deferralEnabled();
-      const { tools, presentation, visible } = toolsFor(trust, origin, enabled);
+      const { tools, presentation, visible } = toolsFor(trust, origin, enabled, role);
       const now = options.now();
       const plugins = options.pluginStatus();
       const skills = options.skillCatalog();
-      const key = [options.registry.version, trust, ATTENDED_ORIGINS.has(origin), enabled, now.toISOString().slice(0, 10), JSON.stringify(plugins), JSON.stringify(skills)].join('|');
+      const key = [options.registry.version, trust, ATTENDED_ORIGINS.has(origin), role?.name ?? '', role?.tools.join(',') ?? '', enabled, now.toISOString().slice(0, 10), JSON.stringify(plugins), JSON.stringify(skills)].join('|');
       const { prompt, rebuilt } = prompts.get(conversationId, key, () => buildRuntimePrompt({ now, presentation, visible, plugins, skills }));
       const byName = new Map(visible.map((cap) => [cap.name, cap]));
       const deferred = presentation.deferred;

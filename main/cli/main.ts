@@ -34,7 +34,7 @@ Usage: fermix <verb> [options]
   audit [--since 6h|ISO] [--capability N] [--decision allow|deny|rejected] [--json] [--export jsonl|csv]
   secrets set NAME [--stdin] | clear NAME | status NAME   API keys in the OS keychain (never in argv)
   secrets migrate --to keyring|file [--name NAME]   move stored secrets and switch [fermix_core] secret_store
-  roles check [--json]            validate [roles.*] and list what each role reaches
+  roles list|check [--json]       every role (operator is built in) and what each reaches; [agents.main] role picks one
   version                         print the version
   help                            this text
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CAPABILITY_GROUPS } from '../core/capabilities/groups.js';
+import { BUILTIN_OPERATOR_ROLE } from '../core/capabilities/roles.js';
 import { sandboxConfigSchema } from '../sandbox/sandbox-config.js';
 
 /**
@@ -76,6 +77,10 @@ export const configSchema = z.object({
     rules: z.array(permissionRule).default([]),
   }).strict().prefault({}),
   roles: z.record(z.string(), z.object({ tools: z.array(groupName).min(1) }).strict()).default({}),
+  /** Which role each agent runs with (Voss): the main interactive agent; default the built-in `operator` (every group). */
+  agents: z.object({
+    main: z.object({ role: z.string().min(1).optional() }).strict().prefault({}),
+  }).strict().prefault({}),
   // Both bounds prune oldest-first; the size is an estimate (doctor's audit row shows it).
   audit: z.object({
     retention_days: z.number().int().min(1).max(3650).default(90),
@@ -91,6 +96,13 @@ export const configSchema = z.object({
       path: ['providers', primaries[1][0], 'primary'],
       message: `only one provider may be primary (found ${primaries.map(([name]) => name).join(', ')})`,
     });
+  }
+  if (config.roles[BUILTIN_OPERATOR_ROLE] !== undefined) {
+    context.addIssue({ code: 'custom', path: ['roles', BUILTIN_OPERATOR_ROLE], message: `"${BUILTIN_OPERATOR_ROLE}" is the built-in role that grants every group; name your role differently` });
+  }
+  const mainRole = config.agents.main.role;
+  if (mainRole !== undefined && mainRole !== BUILTIN_OPERATOR_ROLE && config.roles[mainRole] === undefined) {
+    context.addIssue({ code: 'custom', path: ['agents', 'main', 'role'], message: `no role named "${mainRole}" (define [roles.${mainRole}] tools = [...], or use "${BUILTIN_OPERATOR_ROLE}")` });
   }
 });
 

@@ -2,7 +2,7 @@ import type { Handlers } from '../api/dispatcher.js';
 import type { CapabilityView } from '../api/methods/capabilities.js';
 import type { Capability } from '../core/capabilities/capability.js';
 import {
-  capabilitiesForRole,
+  roleReaches,
   createApprovalQueue,
   createInvoker,
   createPermissionGate,
@@ -15,6 +15,7 @@ import {
   type Invoker,
 } from '../core/capabilities/index.js';
 import { FermixError } from '../core/errors.js';
+import { isNetwork } from '../core/capabilities/derive.js';
 import type { FermixConfig } from '../config/schema.js';
 import { createConfigRuleStore } from '../config/rule-store.js';
 import { auditToCsv, auditToJsonl, createAuditStore, type AuditStore } from '../store/audit-store.js';
@@ -133,7 +134,7 @@ export function createCapabilityService(options: CapabilityServiceOptions): Capa
         return { format: input.format, count: records.length, content: input.format === 'csv' ? auditToCsv(records) : auditToJsonl(records) };
       },
       'roles.check': () => ({
-        roles: roles().map((role) => ({ name: role.name, groups: [...role.tools], capabilities: capabilitiesForRole(role, registry.list()).map((cap) => cap.name) })),
+        roles: roles().map((role) => ({ name: role.name, groups: [...role.tools], capabilities: registry.list().filter((cap) => roleReaches(role, cap, isNetwork(cap))).map((cap) => cap.name) })),
       }),
     },
   };

@@ -7,7 +7,7 @@
  */
 import type { ModelMessage, ToolSet } from 'ai';
 import { FermixError, isFermixError, type WireError } from '../../core/errors.js';
-import type { InvokeContext, Invoker } from '../../core/capabilities/index.js';
+import type { InvokeContext, Invoker, Role } from '../../core/capabilities/index.js';
 import type { StoredMessage, TurnRow, TurnStatus, TurnStore } from '../../store/turns.js';
 import { estimateCostUsd } from '../providers/pricing.js';
 import { PROVIDER_SETUP_UI } from '../providers/provider-config.js';
@@ -43,6 +43,8 @@ export interface RunTurnInput {
   maxIterations: number;
   setCurrentCall(callId: string | null): void;
   onHistoryRepair(message: string): void;
+  /** The run's role (Voss): it narrows what the invoke boundary allows, as it narrowed what was offered. */
+  role?: Role | null;
   /** The pause hold point (turn-hold.ts): called before every model call and every tool call. */
   checkpoint?(): Promise<void>;
   /** Bytes of a user message's attachment (the attachments store); absent: files become notes. */
@@ -107,6 +109,7 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
       conversationId,
       cwd: turn.options.cwd,
       interactive: turn.options.interactive,
+      role: input.role ?? null,
       signal: input.signal,
       services,
     };

@@ -1,6 +1,7 @@
 import type { HomePaths } from '../../config/home.js';
 import { loadConfig } from '../../config/config-file.js';
-import { createRegistry, capabilitiesForRole, validateRole } from '../../core/capabilities/index.js';
+import { BUILTIN_OPERATOR_ROLE, configuredRoles, createRegistry, roleReaches } from '../../core/capabilities/index.js';
+import { isNetwork } from '../../core/capabilities/derive.js';
 import { builtinToolsFor } from '../../daemon/builtin-tools.js';
 import type { CapabilityView } from '../../api/methods/capabilities.js';
 import { randomUUID } from 'node:crypto';
@@ -78,17 +79,34 @@ export async function capabilitiesVerb(io: CliIo, paths: HomePaths, rest: string
 }
 
 /** `fermix roles check`: validates [roles.*] (unknown groups are named) and lists what each role reaches. Needs no daemon. */
+/**
+ * `fermix roles list` (every role, the built-in operator included, and which agent uses it) and
+ * `fermix roles check` (validates [roles.*] and lists what each role reaches: its groups, and network
+ * capabilities only when it grants `net` — exactly what the agent is offered and the gate allows).
+ */
 export function rolesVerb(io: CliIo, paths: HomePaths, sub: string | undefined, json: boolean): number {
-  if (sub !== 'check') throw new UsageError('usage: fermix roles check [--json]');
+  if (sub !== 'check' && sub !== 'list') throw new UsageError('usage: fermix roles list|check [--json]');
   const { config } = loadConfig(paths.config);
   const registry = createRegistry();
   for (const cap of builtinToolsFor(config)) registry.register(cap);
-  const roles = Object.entries(config.roles).map(([name, role]) => {
-    const valid = validateRole({ name, tools: role.tools });
-    return { name, groups: [...valid.tools], capabilities: capabilitiesForRole(valid, registry.list()).map((cap) => cap.name) };
-  });
-  if (json) io.out(JSON.stringify({ ok: true, result: { roles } }));
+  const mainRole = config.agents.main.role ?? BUILTIN_OPERATOR_ROLE;
+  const roles = configuredRoles(config.roles)
+    .filter((role) => sub === 'list' || role.name !== BUILTIN_OPERATOR_ROLE)
+    .map((role) => ({
+      name: role.name,
+      builtin: role.name === BUILTIN_OPERATOR_ROLE,
+      groups: [...role.tools],
+      used_by: role.name === mainRole ? ['agents.main'] : [],
+      capabilities: registry.list().filter((cap) => roleReaches(role, cap, isNetwork(cap))).map((cap) => cap.name),
+    }));
+  if (json) io.out(JSON.stringify({ ok: true, result: { roles, main: mainRole } }));
   else if (roles.length === 0) io.out('No roles configured. Add one to config.toml: [roles.reviewer] tools = ["fs", "git"]');
-  else for (const role of roles) io.out(`${role.name} [${role.groups.join(', ')}]: ${role.capabilities.join(' ') || '(no built-in capabilities)'}`);
+  else {
+    for (const role of roles) {
+      const where = role.used_by.length > 0 ? ` (used by ${role.used_by.join(', ')})` : '';
+      const what = role.builtin ? 'every group' : role.capabilities.join(' ') || '(no built-in capabilities)';
+      io.out(`${role.name}${role.builtin ? ' (built in)' : ''} [${role.groups.join(', ')}]${where}: ${what}`);
+    }
+  }
   return EXIT.ok;
 }

@@ -12,7 +12,7 @@ export {
   createRegistry, validateCapability,
   type CapabilityRegistry, type MetadataMatch, type Rejection, type RegistryChange, type RegistryListener, type RegistryOptions,
 } from './registry.js';
-export { capabilitiesForRole, roleGrants, validateRole, type Role } from './roles.js';
+export { BUILTIN_OPERATOR_ROLE, OPERATOR_ROLE, capabilitiesForRole, configuredRoles, mainAgentRole, roleGrants, roleReaches, validateRole, type Role } from './roles.js';
 export {
   canonicalArgs, createMemoryRuleStore, describeRule, escapeGlob, normalizePath, ruleMatches,
   type CanonicalArgs, type Rule, type RuleAction, type RuleSource, type RuleStore,
