@@ -7,6 +7,7 @@
 import { FermixError } from '../errors.js';
 import { AUDIT_BEHAVIORS, CAPABILITY_KINDS, POLICY_CLASSES, type Capability, type CapabilityKind, type PolicyClass, type Trust } from './capability.js';
 import { compileFilter, explainRejection, rejectionStep, type FilterStep, type ListFilter } from './filter.js';
+import { createRegistryIndex } from './registry-index.js';
 import { isCapabilityGroup, CAPABILITY_GROUPS } from './groups.js';
 import { resolvePolicy, type PolicyEnvironment, type PolicySpec, type ResolvedPolicy } from './trust.js';
 
@@ -138,16 +139,16 @@ export function createRegistry(options: RegistryOptions = {}): CapabilityRegistr
   const entries = new Map<string, Capability>();
   const listeners = new Set<RegistryListener>();
   let version = 0;
-  // Sorted by name once per version: list output does not depend on registration order, so a
-  // reconnecting MCP server does not reshuffle the prompt (and its cache).
-  let sorted: Capability[] | null = null;
+  // Sorted by name: list output does not depend on registration order, so a reconnecting MCP server
+  // does not reshuffle the prompt (and its cache). Patched on every change (registry-index.ts).
+  const index = createRegistryIndex(() => entries.values());
 
   const reportListenerError = options.onListenerError ?? ((error: unknown) => void Promise.reject(error));
 
   function changed(added: string[], removed: string[]): void {
     if (added.length === 0 && removed.length === 0) return;
     version += 1;
-    sorted = null;
+    index.apply(added.map((name) => entries.get(name)!), removed);
     const change: RegistryChange = { version, added, removed };
     for (const listener of [...listeners]) {
       try {
@@ -158,16 +159,8 @@ export function createRegistry(options: RegistryOptions = {}): CapabilityRegistr
     }
   }
 
-  function ordered(): Capability[] {
-    if (sorted === null) sorted = [...entries.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return sorted;
-  }
-
   function select(filter: ListFilter | undefined, forcePolicy: boolean): Capability[] {
-    const compiled = compileFilter(filter, env, forcePolicy);
-    const out: Capability[] = [];
-    for (const cap of ordered()) if (rejectionStep(cap, compiled) === null) out.push(cap);
-    return out;
+    return index.select(compileFilter(filter, env, forcePolicy));
   }
 
   function removeFamily(kind: CapabilityKind, match: MetadataMatch | undefined): string[] {
