@@ -158,6 +158,25 @@ describe('browser: downloads and uploads stay in the workspace', () => {
   });
 });
 
+describe('browser: console, dialogs, storage, cookies, pdf', () => {
+  it('reads the console, answers a confirm, reads and writes storage and cookies, and prints a PDF into the workspace', async () => {
+    await call({ action: 'navigate', url: `${site.origin}/chatty` });
+    expect((await call({ action: 'console' })).text).toContain('log: hello from the page');
+    expect((await call({ action: 'storage', field: 'seen' })).text).toBe('localStorage seen = yes');
+    await call({ action: 'storage', field: 'token', value: 's3cret' });
+    expect((await call({ action: 'storage' })).data).toMatchObject({ keys: expect.arrayContaining(['seen', 'token']) });
+    await call({ action: 'cookies', field: 'session', value: 'abc' });
+    expect((await call({ action: 'cookies' })).text).toContain('session=abc');
+    // Armed before the click: the confirm is accepted as it opens.
+    expect((await call({ action: 'dialog', decision: 'accept' })).data).toMatchObject({ armed: true });
+    await call({ action: 'act', kind: 'click', selector: 'button' });
+    expect((await call({ action: 'act', kind: 'get', field: 'title' })).text).toBe('title: yes');
+    const printed = await call({ action: 'pdf', path: 'out/chatty.pdf' });
+    expect(readFileSync(path.join(fx.workspace, 'out', 'chatty.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(printed.data).toMatchObject({ path: path.join(fx.workspace, 'out', 'chatty.pdf') });
+  });
+});
+
 describe('browser: supervision', () => {
   it('relaunches a killed browser on the next call', async () => {
     await call({ action: 'navigate', url: `${site.origin}/form` });

@@ -67,6 +67,8 @@ export async function startTestSite(options: { forbiddenPort?: () => number } = 
         </script>`));
       case '/tall':
         return send(html('Tall', '<div style="height:9000px;background:linear-gradient(red,blue)">tall</div>'));
+      case '/chatty':
+        return send(html('Chatty', `<script>console.log('hello from the page'); localStorage.setItem('seen', 'yes');</script><button onclick="document.title = confirm('Really?') ? 'yes' : 'no'">Ask</button>`));
       case '/popup':
         return send(html('Popup', '<a href="/form" target="_blank">new window</a>'));
       default:
