@@ -23,6 +23,10 @@ import { createTurnHold, type HoldState, type TurnHold } from './turn-hold.js';
 import { createTurnQueue } from './turn-queue.js';
 import { checkSendAttachments } from './send-attachments.js';
 import { createAttachmentStore, toRef } from '../store/attachments.js';
+import { createCompactionStore, type CompactionRow } from '../store/compactions.js';
+import { MAX_RECOMPRESSIONS, createCompactor, overheadTokens } from './compaction/compactor.js';
+import type { ProviderHandle } from './loop/model-call.js';
+import { isContextOverflow } from './providers/provider-errors.js';
 
 export interface AgentLogger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -125,6 +129,8 @@ export function createAgentService(deps: AgentServiceDeps) {
     now,
   });
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...deps.retry };
+  const compactions = createCompactionStore(deps.db, now);
+  const compactor = createCompactor({ store: compactions, config: deps.config });
   /** conversation id → its running turn (one at a time per conversation). */
   const running = new Map<string, ActiveTurn>();
   /** turn id → controller of every queued or running turn, for /stop and shutdown. */
@@ -231,6 +237,8 @@ export function createAgentService(deps: AgentServiceDeps) {
         // Every run has a role (Voss). Jobs, subagents and inbound MCP have no role of their own yet, so
         // they run under the main agent's role, narrowed further by their trust and the gate.
         const role = mainAgentRole(deps.config());
+        // Preflight (reference §1.2 step 4): a conversation that grew past the threshold is compacted first.
+        await autoCompact(conversationId, candidates[0], turn.options, entry.controller.signal, turnId);
         outcome = await runTurn({
           turn: store.getTurn(turnId),
           store,
@@ -245,6 +253,21 @@ export function createAgentService(deps: AgentServiceDeps) {
           maxIterations: deps.maxIterations ?? ITERATION_CAPS[turn.options.kind],
           checkpoint: () => holds.get(conversationId)?.checkpoint(entry.controller.signal) ?? Promise.resolve(),
           readAttachment: attachments ? (ref) => attachments.readBytes(ref.id) : undefined,
+          context: {
+            history: (id, level) => compactor.history(id, level),
+            recompress: async (id, handle, level, signal, cause) => {
+              compactor.learnWindow(handle, cause);
+              try {
+                await compactor.compact(id, handle, { reason: 'overflow', level, signal });
+              } catch (error) {
+                // The summary call itself did not fit: the next attempt compacts harder (or the turn fails, named).
+                if (!isContextOverflow(error)) throw error;
+                logger.warn('compaction did not fit the context window', { turn_id: turnId, level });
+              }
+            },
+            overflowError: (handle, cause) => compactor.overflowError(handle, cause),
+            maxRecompressions: MAX_RECOMPRESSIONS,
+          },
           setCurrentCall: (callId) => {
             active.currentCall = callId;
           },
@@ -274,6 +297,23 @@ export function createAgentService(deps: AgentServiceDeps) {
     if (outcome.error) emitter.emit('chat.error', { turn_id: turnId, ...outcome.error });
     emitter.emit('chat.turn_finished', { ...result, status: result.status as never });
     settle(turnId, result);
+    // After the reply (reference §1.2 step 6), still in the conversation's queue slot: the next turn waits for it.
+    const handle = providers.handles().find((each) => each.provider.name === result.provider) ?? providers.handles()[0];
+    if (handle && !shuttingDown && outcome.status !== 'interrupted') await autoCompact(conversationId, handle, turn.options, new AbortController().signal, turnId);
+  }
+
+  /** Compacts when the next request would pass the threshold; a failure is logged, never the turn's. */
+  async function autoCompact(conversationId: string, handle: ProviderHandle, options: TurnOptions, signal: AbortSignal, turnId: string): Promise<CompactionRow | null> {
+    try {
+      const prepared = requests.prepare(conversationId, options.trust, options.origin ?? 'chat');
+      if (!compactor.shouldCompact(conversationId, handle, overheadTokens(prepared.system, prepared.presentation.advertised))) return null;
+      const row = await compactor.compact(conversationId, handle, { reason: 'auto', signal });
+      if (row) logger.info('conversation compacted', { conversation_id: conversationId, turn_id: turnId, replaced: row.replaced_messages, tokens_before: row.tokens_before, tokens_after: row.tokens_after });
+      return row;
+    } catch (error) {
+      logger.warn('compaction failed', { conversation_id: conversationId, turn_id: turnId, error: String((error as Error)?.message ?? error) });
+      return null;
+    }
   }
 
   function schedule(turn: TurnRow, resumed: boolean): Promise<TurnSummary> {
@@ -378,6 +418,24 @@ export function createAgentService(deps: AgentServiceDeps) {
       const parked = store.parkedTurns();
       for (const turn of parked) void schedule(turn, true);
       return parked.length;
+    },
+    compactions,
+    /**
+     * `/compact` (chat.compact): summarizes the conversation now, in its queue (after the running turn).
+     * Null when there is nothing to replace; errors (no provider, the summary call failed) are thrown.
+     */
+    async compact(conversationId: string): Promise<CompactionRow | null> {
+      if (!store.conversationExists(conversationId)) {
+        throw new FermixError({ code: 'conversation_not_found', message: `No conversation with id ${conversationId}.`, hint: 'List conversations with `conversations.list` or open one from the sidebar.', data: { id: conversationId } });
+      }
+      let row: CompactionRow | null = null;
+      await queue.enqueue(conversationId, async () => {
+        const handle = providers.handles()[0];
+        if (!handle) throw await providers.noProvider();
+        await loadAiSdk();
+        row = await compactor.compact(conversationId, handle, { reason: 'manual', signal: new AbortController().signal });
+      });
+      return row;
     },
     /** Plugin enable/disable/logout: the next turn rebuilds its runtime prompt. */
     invalidatePrompts(): void {

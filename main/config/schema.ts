@@ -19,6 +19,8 @@ const providerSchema = z.object({
   /** Name of an environment variable holding the key. */
   api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').optional(),
   timeout_ms: z.number().int().min(1000).max(600_000).default(240_000),
+  /** The model's context window in tokens; wins over the known limits (compaction's threshold reads it). */
+  context_window: z.number().int().min(2_048).max(20_000_000).optional(),
 }).strict();
 
 const groupName = z.string().refine((value) => (CAPABILITY_GROUPS as readonly string[]).includes(value), {
@@ -53,6 +55,11 @@ export const configSchema = z.object({
       web_search: z.object({ backend: z.enum(['duckduckgo', 'brave', 'exa', 'tavily', 'parallel', 'perplexity', 'firecrawl']).default('duckduckgo') }).strict().prefault({}),
     }).strict().prefault({}),
     computer_use: z.object({ enabled: z.boolean().default(false) }).strict().prefault({}),
+    /** Auto-compaction (reference §2.7): after a reply, when the history passes `threshold` of the model's window. */
+    compaction: z.object({
+      enabled: z.boolean().default(true),
+      threshold: z.number().min(0.3).max(0.98).default(0.85),
+    }).strict().prefault({}),
     routing: z.object({
       subagent_provider: z.string().optional(),
       subagent_model: z.string().optional(),

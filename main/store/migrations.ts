@@ -138,4 +138,26 @@ export const MIGRATIONS: Migration[] = [
       'CREATE INDEX attachments_by_turn ON attachments (turn_id)',
     ],
   },
+  {
+    version: 4,
+    name: 'conversation compactions',
+    statements: [
+      // A summary that stands in for messages id <= through_message_id in model calls; the messages
+      // themselves stay for the person (the window shows a marker where the cut is).
+      `CREATE TABLE compactions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+        through_message_id INTEGER NOT NULL,
+        summary TEXT NOT NULL,
+        reason TEXT NOT NULL CHECK (reason IN ('auto', 'manual', 'overflow')),
+        replaced_messages INTEGER NOT NULL,
+        tokens_before INTEGER NOT NULL,
+        tokens_after INTEGER NOT NULL,
+        provider TEXT,
+        model TEXT,
+        created_at TEXT NOT NULL
+      )`,
+      'CREATE INDEX compactions_by_conversation ON compactions (conversation_id, id)',
+    ],
+  },
 ];

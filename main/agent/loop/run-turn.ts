@@ -18,6 +18,8 @@ import { dispatchCall, skipCall, type DispatchContext } from './tool-dispatch.js
 import type { TurnEmitter } from './turn-events.js';
 import { createStreamCheckpoint } from './stream-checkpoint.js';
 import type { ReadAttachment } from './user-attachments.js';
+import type { TurnContext } from '../compaction/turn-context.js';
+import { isContextOverflow } from '../providers/provider-errors.js';
 
 /** Reference §2.1: interactive, subagent and scheduled-job turns all get 100 iterations. */
 export const ITERATION_CAPS = { interactive: 100, subagent: 100, job: 100 } as const;
@@ -49,6 +51,8 @@ export interface RunTurnInput {
   checkpoint?(): Promise<void>;
   /** Bytes of a user message's attachment (the attachments store); absent: files become notes. */
   readAttachment?: ReadAttachment;
+  /** The live window of history and overflow recovery (compaction/); absent: the whole stored history. */
+  context?: TurnContext;
 }
 
 export interface TurnOutcome {
@@ -151,7 +155,9 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   };
 
   // A resumed (parked) turn first finishes the calls it was waiting on.
-  const waiting = pendingCalls(store.history(conversationId));
+  // Only the live window (latest summary + what follows it) is read per model call, never the whole history.
+  const liveHistory = (level = 0) => (input.context ? input.context.history(conversationId, level) : store.history(conversationId));
+  const waiting = pendingCalls(liveHistory());
   if (waiting.length > 0 && iterations > 0) {
     const ended = await dispatchAll(waiting, input.prepare().services);
     if (ended) return ended;
@@ -172,51 +178,68 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
     iterations += 1;
     store.setIterations(turn.id, iterations);
     const prepared = input.prepare();
-    const checked = checkHistory(store.history(conversationId));
+    let checked = checkHistory(liveHistory());
     for (const repair of checked.repairs) input.onHistoryRepair(`${repair.kind} for call ${repair.call_id}`);
     const modelMessages = new Map<ProviderHandle, ModelMessage[]>();
     streamed = '';
     let result;
+    let overflows = 0;
     try {
-      result = await callModel({
-        candidates: chosen && !firstCall ? [chosen] : input.candidates,
-        firstCall,
-        system: prepared.system,
-        messagesFor: (handle) => {
-          let messages = modelMessages.get(handle);
-          if (!messages) {
-            messages = toModelMessages(checked.messages, { imagesInToolResults: handle.provider.type === 'anthropic', acceptsImages: handle.acceptsImages, providerType: handle.provider.type, readAttachment: input.readAttachment });
-            modelMessages.set(handle, messages);
-          }
-          return messages;
-        },
-        tools: prepared.tools,
-        signal: input.signal,
-        retry: input.retry,
-        onDelta: (text) => {
-          streamed += text;
-          input.emitter.delta(text);
-          draft.update(streamed);
-        },
-        onAttempt: (attempt) => store.recordModelCall(turn.id, {
-          iteration: iterations,
-          provider: attempt.provider.name,
-          model: attempt.provider.model,
-          attempt: attempt.attempt,
-          outcome: attempt.outcome,
-          finish_reason: attempt.finishReason,
-          input_tokens: attempt.inputTokens,
-          output_tokens: attempt.outputTokens,
-          cost_usd: estimateCostUsd(attempt.provider, attempt.inputTokens, attempt.outputTokens),
-          duration_ms: attempt.durationMs,
-          error_code: attempt.errorCode,
-        }),
-        onFallback: (from, to, error) => input.emitter.emit('chat.warning', {
-          turn_id: turn.id,
-          code: 'provider_fallback',
-          message: `${from.name} failed (${error.code}: ${error.message}); falling back to ${to.name}.`,
-        }),
-      });
+      // A context overflow is answered before any text streams: re-compress and re-issue, at most 3 times.
+      for (;;) {
+        try {
+          result = await callModel({
+            candidates: chosen && !firstCall ? [chosen] : input.candidates,
+            firstCall,
+            system: prepared.system,
+            messagesFor: (handle) => {
+              let messages = modelMessages.get(handle);
+              if (!messages) {
+                messages = toModelMessages(checked.messages, { imagesInToolResults: handle.provider.type === 'anthropic', acceptsImages: handle.acceptsImages, providerType: handle.provider.type, readAttachment: input.readAttachment });
+                modelMessages.set(handle, messages);
+              }
+              return messages;
+            },
+            tools: prepared.tools,
+            signal: input.signal,
+            retry: input.retry,
+            onDelta: (text) => {
+              streamed += text;
+              input.emitter.delta(text);
+              draft.update(streamed);
+            },
+            onAttempt: (attempt) => store.recordModelCall(turn.id, {
+              iteration: iterations,
+              provider: attempt.provider.name,
+              model: attempt.provider.model,
+              attempt: attempt.attempt,
+              outcome: attempt.outcome,
+              finish_reason: attempt.finishReason,
+              input_tokens: attempt.inputTokens,
+              output_tokens: attempt.outputTokens,
+              cost_usd: estimateCostUsd(attempt.provider, attempt.inputTokens, attempt.outputTokens),
+              duration_ms: attempt.durationMs,
+              error_code: attempt.errorCode,
+            }),
+            onFallback: (from, to, error) => input.emitter.emit('chat.warning', {
+              turn_id: turn.id,
+              code: 'provider_fallback',
+              message: `${from.name} failed (${error.code}: ${error.message}); falling back to ${to.name}.`,
+            }),
+          });
+          break;
+        } catch (error) {
+          const context = input.context;
+          const handle = input.candidates.find((each) => each.provider.name === (error as FermixError).data?.provider) ?? chosen ?? input.candidates[0];
+          if (!context || input.signal.aborted || !isContextOverflow(error) || streamed !== '') throw error;
+          if (overflows >= context.maxRecompressions) throw context.overflowError(handle, error);
+          overflows += 1;
+          input.emitter.emit('chat.warning', { turn_id: turn.id, code: 'context_overflow', message: `The request did not fit ${handle.provider.model}'s context window; compacting the conversation and trying again (${overflows} of ${context.maxRecompressions}).` });
+          await context.recompress(conversationId, handle, overflows, input.signal, error);
+          checked = checkHistory(liveHistory(overflows));
+          modelMessages.clear();
+        }
+      }
     } catch (error) {
       input.emitter.flush();
       if (input.signal.aborted) {

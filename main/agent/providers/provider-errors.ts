@@ -40,6 +40,28 @@ function bodyMessage(error: APICallError): string {
   return firstLine(error.message);
 }
 
+/**
+ * How each vendor says "the request does not fit the context window": OpenAI `context_length_exceeded`
+ * ("maximum context length"), Anthropic "prompt is too long", vLLM/DeepSeek/Groq/Mistral ("maximum
+ * context length", "reduce the length of the messages"), llama.cpp `exceed_context_size_error`,
+ * Gemini "input token count … exceeds". Only read on 4xx answers: a 429 "tokens per minute" is a rate limit.
+ */
+const CONTEXT_OVERFLOW = /context_length_exceeded|maximum context length|prompt is too long|exceed_context_size_error|exceeds? (the )?(available |model'?s? )?context( size| window| length)?|context window (is )?exceeded|reduce the length of the messages|input token count.{0,40}exceeds|too many tokens in (the )?(prompt|request)/i;
+
+/** The window the vendor names in its overflow message ("maximum context length is 8192", "> 200000 maximum"). */
+const STATED_WINDOW = /maximum context length is (\d+)|> ?(\d+) maximum|context size \((\d+)\)|available context size \((\d+)/i;
+
+export function statedContextWindow(text: string): number | undefined {
+  const match = STATED_WINDOW.exec(text);
+  const value = Number(match?.slice(1).find((group) => group !== undefined));
+  return Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+/** True for the error a context overflow was classified as (the loop re-compresses and retries). */
+export function isContextOverflow(error: unknown): boolean {
+  return isFermixError(error) && error.code === 'context_overflow';
+}
+
 export function classifyProviderError(error: unknown, provider: { name: string; model: string }, timedOut = false): ClassifiedError {
   const who = `${provider.name} (${provider.model})`;
   if (isFermixError(error)) return { error, transient: false, retrySameProvider: false };
@@ -85,6 +107,15 @@ export function classifyProviderError(error: unknown, provider: { name: string; 
         transient: true,
         retrySameProvider: true,
         retryAfterMs,
+      };
+    }
+    const overflowText = `${error.responseBody ?? ''} ${error.message}`;
+    if ((status === 400 || status === 413 || status === 422) && CONTEXT_OVERFLOW.test(overflowText)) {
+      const stated = statedContextWindow(overflowText);
+      return {
+        error: new FermixError({ code: 'context_overflow', message: `${who} refused the request because it does not fit the model's context window: ${detail}.`, hint: `Type /compact in the chat window to compact the conversation, or set context_window in [providers.${provider.name}] to the model's real window.`, data: { ...data, ...(stated ? { context_window: stated } : {}) } }),
+        transient: false,
+        retrySameProvider: false,
       };
     }
     if (status === 404) {
