@@ -1,7 +1,7 @@
 // Electron main entry: one instance, the daemon in-process (the design card's shape), one hardened window,
 // tray, push-to-talk and approval notifications. Thin on purpose: all behaviour lives in the daemon.
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, session } from 'electron';
+import { app, BrowserWindow, dialog, powerMonitor, session, systemPreferences } from 'electron';
 import { resolveHome } from '../config/home.js';
 import { startDaemon, type RunningDaemon } from '../daemon/compose.js';
 import { formatErrorForPeople, isFermixError } from '../core/errors.js';
@@ -38,7 +38,16 @@ function fail(error: unknown): void {
 async function run(): Promise<void> {
   let daemon: RunningDaemon;
   try {
-    daemon = await startDaemon({ rendererDir: paths.renderer });
+    daemon = await startDaemon({
+      rendererDir: paths.renderer,
+      // Windows has no millisecond idle reader; Electron's whole seconds serve there (main/computer/idle.ts).
+      systemIdleSeconds: () => powerMonitor.getSystemIdleTime(),
+      // macOS permissions for computer use, reported by doctor (they are not part of the registration gate).
+      macPermissions: () =>
+        process.platform === 'darwin'
+          ? { accessibility: systemPreferences.isTrustedAccessibilityClient(false), screenRecording: systemPreferences.getMediaAccessStatus('screen') === 'granted' }
+          : undefined,
+    });
   } catch (error) {
     // Typical: a headless `fermix daemon` already holds the home's pid lock; the hint says what to do.
     fail(error);
