@@ -6,7 +6,7 @@ import type { CallContext, Handlers } from '../api/dispatcher.js';
 import type { AgentService } from './agent-service.js';
 import type { EventSink } from './loop/turn-events.js';
 
-export type ChatMethodName = 'chat.send' | 'chat.stop' | 'chat.pause' | 'chat.resume' | 'chat.turn' | 'chat.turns' | 'providers.list' | 'providers.models';
+export type ChatMethodName = 'chat.send' | 'chat.stop' | 'chat.pause' | 'chat.resume' | 'chat.turn' | 'chat.turns' | 'chat.compact' | 'providers.list' | 'providers.models';
 
 export function createChatHandlers(agent: AgentService, options: { events: EventSink }): Pick<Handlers, ChatMethodName> {
   const latestSeq = (stream: string) => options.events.replay?.(stream, Number.MAX_SAFE_INTEGER).latest_seq ?? 0;
@@ -33,6 +33,12 @@ export function createChatHandlers(agent: AgentService, options: { events: Event
     'chat.resume': (input) => agent.resumeTurn(input.conversation_id),
     'chat.turn': async (input) => (input.wait ? agent.wait(input.turn_id) : agent.turn(input.turn_id)),
     'chat.turns': (input) => ({ turns: agent.turnsOf(input.conversation_id, input.limit) }),
+    'chat.compact': async (input) => {
+      const row = await agent.compact(input.conversation_id);
+      if (!row) return { compacted: false, compaction: null };
+      const { conversation_id: _c, provider: _p, model: _m, ...compaction } = row;
+      return { compacted: true, compaction };
+    },
     'providers.list': async () => {
       const providers = agent.providers.list();
       // The local default is offered only when nothing is configured (issue 4 item 1).

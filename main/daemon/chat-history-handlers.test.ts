@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDispatcher } from '../api/dispatcher.js';
 import { openDatabase } from '../store/database.js';
+import { createCompactionStore } from '../store/compactions.js';
 import { createTurnStore } from '../store/turns.js';
 import { createChatHistoryHandlers } from './chat-history-handlers.js';
 
@@ -26,6 +27,31 @@ describe('chat.history', () => {
       const older = await call({ conversation_id: 'c1', limit: 4, before_id: newest.result.messages[0].id });
       expect(older.result).toMatchObject({ has_more: false, messages: [{ content: 'question 1', turn_id: 'T1' }, { content: 'answer 1' }] });
       expect(await call({ conversation_id: 'nope' })).toMatchObject({ ok: false, error: { code: 'conversation_not_found' } });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('lists the compactions cut inside each page (default page 200 messages)', async () => {
+    const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'fermix-history-')), 'fermix.db'), { ownsDaemonLock: true });
+    try {
+      const turns = createTurnStore(db);
+      const compactions = createCompactionStore(db);
+      turns.ensureConversation('c2', 'Compacted');
+      const ids: number[] = [];
+      db.transaction(() => {
+        for (let index = 1; index <= 300; index += 1) ids.push(turns.appendMessage('c2', null, index % 2 ? { role: 'user', text: `q${index}` } : { role: 'assistant', text: `a${index}`, toolCalls: [] }));
+      });
+      const base = { conversation_id: 'c2', reason: 'auto' as const, tokens_before: 9_000, tokens_after: 1_000, provider: 'main', model: 'm' };
+      compactions.add({ ...base, through_message_id: ids[49], summary: 'first summary', replaced_messages: 50 });
+      compactions.add({ ...base, through_message_id: ids[249], summary: 'second summary', replaced_messages: 250 });
+      const dispatcher = createDispatcher(createChatHistoryHandlers({ db }));
+      const call = (input: unknown) => dispatcher.dispatch('chat.history', input, { transport: 'in-process', trust: 'operator' }) as Promise<any>;
+      const newest = (await call({ conversation_id: 'c2' })).result;
+      expect(newest.messages).toHaveLength(200);
+      expect(newest.compactions).toMatchObject([{ through_message_id: ids[249], summary: 'second summary', replaced_messages: 250, reason: 'auto' }]);
+      const older = (await call({ conversation_id: 'c2', before_id: newest.messages[0].id })).result;
+      expect(older.compactions.map((c: any) => c.summary)).toEqual(['first summary']);
     } finally {
       db.close();
     }

@@ -26,10 +26,12 @@ export function createMessageHistory(db: Database) {
       const messages = rows.slice(0, limit).reverse();
       // A turn's user message carries the uploads that turn claimed (attachments.turn_id, migration 3).
       const files = new Map<string, AttachmentRef[]>();
-      if (messages.some((message) => message.role === 'user' && message.turn_id)) {
+      // Only this page's turns: the query stays the size of the page, not of the conversation.
+      const turnIds = [...new Set(messages.filter((message) => message.role === 'user' && message.turn_id).map((message) => message.turn_id as string))];
+      if (turnIds.length > 0) {
         const refs = db.all<AttachmentRef & { turn_id: string }>(
-          "SELECT id, filename, mime_type, bytes, turn_id FROM attachments WHERE conversation_id = ? AND direction = 'in' AND turn_id IS NOT NULL ORDER BY created_at, rowid",
-          [conversationId],
+          `SELECT id, filename, mime_type, bytes, turn_id FROM attachments WHERE conversation_id = ? AND direction = 'in' AND turn_id IN (${turnIds.map(() => '?').join(',')}) ORDER BY created_at, rowid`,
+          [conversationId, ...turnIds],
         );
         for (const { turn_id, ...ref } of refs) files.set(turn_id, [...(files.get(turn_id) ?? []), ref]);
       }

@@ -3,6 +3,8 @@
 // each vendor does. No part of the agent is replaced.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, toolResultsOf, type ModelServer, type RecordedRequest, type Turn } from '../../../test/fixtures/model-server/index.js';
+import { createDispatcher } from '../../api/dispatcher.js';
+import { createChatHandlers } from '../chat-handlers.js';
 import { createHarness, providerConfig, testTool, type Harness } from '../test-harness.js';
 import { COMPACTION_PROMPT_MARKER } from './summarize.js';
 import { SUMMARY_HEADER } from './window.js';
@@ -140,5 +142,21 @@ describe('compaction', () => {
     const row = await h.agent.compact(conversation!);
     expect(row).toMatchObject({ reason: 'manual', conversation_id: conversation });
     expect(row!.tokens_after).toBeLessThan(row!.tokens_before);
+  });
+
+  it('chat.compact summarizes now; the next request carries the summary, not the old messages', async () => {
+    const h = await start('openai', 200_000);
+    script(() => ({ text: 'Fine.' }));
+    let conversation: string | undefined;
+    for (let turn = 1; turn <= 4; turn += 1) conversation = (await h.agent.send({ message: paragraph(turn), conversation_id: conversation }).done).conversation_id;
+    const dispatcher = createDispatcher(createChatHandlers(h.agent, { events: h.bus }));
+    const call = (input: unknown) => dispatcher.dispatch('chat.compact', input, { transport: 'in-process', trust: 'operator' }) as Promise<any>;
+    const answer = await call({ conversation_id: conversation });
+    expect(answer.result).toMatchObject({ compacted: true, compaction: { reason: 'manual', summary: expect.stringContaining('Summary') } });
+    await h.agent.send({ message: 'Next question.', conversation_id: conversation }).done;
+    const last = completions().filter((r) => !isCompaction(r)).at(-1)!;
+    expect(sentText(last)).toContain(SUMMARY_HEADER.slice(0, 40));
+    expect(sentText(last)).not.toContain('Message 1:');
+    expect(await call({ conversation_id: 'missing' })).toMatchObject({ ok: false, error: { code: 'conversation_not_found' } });
   });
 });

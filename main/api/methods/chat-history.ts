@@ -13,14 +13,32 @@ export const historyMessageSchema = z.object({
   attachments: z.array(attachmentRefSchema).optional(),
 });
 
+/** A compaction: from `through_message_id` back, model calls read `summary` instead of the messages (which stay). */
+export const compactionSchema = z.object({
+  id: z.number().int(),
+  through_message_id: z.number().int(),
+  summary: z.string(),
+  reason: z.enum(['auto', 'manual', 'overflow']),
+  /** Messages the summary stands for, counting those of earlier compactions it merged. */
+  replaced_messages: z.number().int(),
+  tokens_before: z.number().int(),
+  tokens_after: z.number().int(),
+  created_at: z.string(),
+});
+
 export const chatHistoryMethods = {
   'chat.history': defineMethod({
-    description: "A conversation's messages with the turn each belongs to, newest last; before_id pages back through long conversations.",
+    description: "A conversation's messages with the turn each belongs to, newest last, and the compactions cut inside the page; before_id pages back through long conversations.",
     input: z.object({
       conversation_id: z.string().min(1).max(128),
-      limit: z.number().int().min(1).max(5000).default(2000),
+      limit: z.number().int().min(1).max(5000).default(200),
       before_id: z.number().int().min(1).optional(),
     }).strict(),
-    output: z.object({ messages: z.array(historyMessageSchema), has_more: z.boolean() }),
+    output: z.object({
+      messages: z.array(historyMessageSchema),
+      has_more: z.boolean(),
+      /** Where the conversation was compacted within this page (the window shows a marker after that message). */
+      compactions: z.array(compactionSchema).optional(),
+    }),
   }),
 };

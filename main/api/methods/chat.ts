@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineMethod } from '../define.js';
 import { attachmentId } from './attachments.js';
+import { compactionSchema } from './chat-history.js';
 
 const wireError = z.object({ code: z.string(), message: z.string(), hint: z.string() });
 
@@ -109,6 +110,15 @@ export const chatMethods = {
     description: 'The turns of a conversation with their tool calls (for tool-call cards and tokens/cost per turn).',
     input: z.object({ conversation_id: conversationId, limit: z.number().int().min(1).max(500).default(100) }).strict(),
     output: z.object({ turns: z.array(turnSummarySchema.extend({ created_at: z.string(), finished_at: z.string().nullable(), tool_calls: z.array(toolCallSchema) })) }),
+  }),
+  'chat.compact': defineMethod({
+    description: '/compact: summarize the conversation now (after its running turn) with the primary provider; model calls then read the summary and the newest messages. The stored messages stay.',
+    input: z.object({ conversation_id: conversationId }).strict(),
+    output: z.object({
+      /** False when there was nothing to replace (the conversation is already short). */
+      compacted: z.boolean(),
+      compaction: compactionSchema.nullable(),
+    }),
   }),
   'providers.list': defineMethod({
     description: 'Configured model providers (primary first) and, when none is configured, whether a local Ollama answers.',
