@@ -11,6 +11,7 @@ import { providerSettingsMethods } from './methods/provider-settings.js';
 import { settingsMethods } from './methods/settings.js';
 import { voiceMethods } from './methods/voice.js';
 import { attachmentMethods } from './methods/attachments.js';
+import { pluginMethods } from './methods/plugins.js';
 import type { MethodInput, MethodOutput, MethodParsedInput } from './define.js';
 
 /**
@@ -31,6 +32,7 @@ export const apiContract = {
   ...computerMethods,
   ...voiceMethods,
   ...attachmentMethods,
+  ...pluginMethods,
 };
 
 export type ApiContract = typeof apiContract;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { chatEventSchemas } from './chat-events.js';
 import { computerStateSchema } from './methods/computer.js';
+import { pluginInstallProgressSchema } from './methods/plugins.js';
 
 /**
  * Every event travels in this envelope. `stream` is a conversation id or "system";
@@ -31,6 +32,8 @@ export const eventPayloadSchemas = {
   'directory_access.settled': z.object({ token: z.string(), outcome: z.string() }),
   /** Computer use's pause switch changed (tray, window, CLI): the same shape computer.status answers. */
   'computer.state': computerStateSchema,
+  /** A plugin install moved to its next phase (download, verify, extract, activate, done). */
+  'plugins.install_progress': pluginInstallProgressSchema,
   ...chatEventSchemas,
 } as const;
 export type EventType = keyof typeof eventPayloadSchemas;

@@ -34,6 +34,7 @@ Usage: fermix <verb> [options]
   audit [--since 6h|ISO] [--capability N] [--decision allow|deny|rejected] [--json] [--export jsonl|csv]
   secrets set NAME [--stdin] | clear NAME | status NAME   API keys in the OS keychain (never in argv)
   secrets migrate --to keyring|file [--name NAME]   move stored secrets and switch [fermix_core] secret_store
+  plugins list|catalog|installed|doctor|enable|disable|reload|install|upgrade|pin|uninstall|gc|auth|config …   plugins (--json everywhere)
   roles list|check [--json]       every role (operator is built in) and what each reaches; [agents.main] role picks one
   version                         print the version
   help                            this text
@@ -56,6 +57,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     const providers = await import('./verbs/providers.js');
     return providers.runProviders(argv.slice(1), providers.processProvidersEnvironment(io, homePaths(resolveHome())));
   }
+  // `fermix plugins` parses its own flags (--stdin, --json) and prints the §2.18 envelope itself.
+  if (argv[0] === 'plugins') return (await import('./verbs/plugins.js')).pluginsVerb(io, homePaths(resolveHome()), argv.slice(1));
   if (argv[0] === 'sandbox' || argv[0] === 'grant' || argv[0] === 'revoke') {
     try {
       return await (await import('./verbs/sandbox.js')).sandboxVerb(io, homePaths(resolveHome()), argv.filter((arg) => arg !== '--json'), json);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CAPABILITY_GROUPS } from '../core/capabilities/groups.js';
 import { BUILTIN_OPERATOR_ROLE } from '../core/capabilities/roles.js';
 import { sandboxConfigSchema } from '../sandbox/sandbox-config.js';
+import { pluginsSettingsSchema } from '../plugins/settings.js';
 
 /**
  * The whole config.toml, validated at start-up. Every section is strict: an unknown key is a typo
@@ -74,7 +75,8 @@ export const configSchema = z.object({
       api_key_ref: z.string().optional(),
       max_file_mb: z.number().int().min(1).max(200).default(20),
     }).strict().prefault({}),
-    plugins: z.record(z.string(), z.unknown()).default({}),
+    /** enabled, trust_dev_key and [fermix_core.plugins.<name>] tables; anything else is refused (main/plugins/settings.ts). */
+    plugins: pluginsSettingsSchema,
     oauth: z.record(z.string(), z.object({ client_id: z.string(), client_secret_ref: z.string().optional() }).strict()).default({}),
   }).strict().prefault({}),
   providers: z.record(z.string().regex(/^[a-z0-9_-]+$/i), providerSchema).default({}),

@@ -35,6 +35,9 @@ import { applyCommandCapabilities } from '../sandbox/index.js';
 import { createAgentService, createChatHandlers, createConfigReader } from '../agent/index.js';
 import { createCapabilityService, type CapabilityService } from './capability-service.js';
 import { setUpComputerUse, type MacPermissions } from '../computer/index.js';
+import { createPluginService } from '../plugins/service.js';
+import type { HttpRailNet } from '../plugins/rails/http/interpreter.js';
+import { createPluginHandlers } from './plugin-handlers.js';
 
 export interface DaemonOptions {
   home?: string;
@@ -46,6 +49,8 @@ export interface DaemonOptions {
   systemIdleSeconds?: () => number;
   /** From the Electron shell (systemPreferences): macOS Accessibility and Screen Recording grants, for doctor. */
   macPermissions?: () => MacPermissions | undefined;
+  /** Tests only: Net.Guard options for plugin HTTP rails (the minted loopback policy, a test CA). No config key reaches this. */
+  pluginNet?: HttpRailNet;
 }
 
 export interface RunningDaemon {
@@ -133,6 +138,17 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       onError: (message, error) => logger.error(message, { error: String(error) }),
       commandsUnjailed: !tools.jailStatus.active,
     });
+    // Plugins: readiness decided and ready plugins' tools registered before the agent's first turn.
+    const plugins = createPluginService({
+      pluginsDir: paths.plugins, configFile: paths.config, resourcesDir: join(packageRoot(), 'resources'), coreVersion: FERMIX_VERSION,
+      keychain, registry: capabilities.registry, net: options.pluginNet,
+      onProgress: (progress) => events.emit(SYSTEM_STREAM, 'plugins.install_progress', progress),
+    });
+    try {
+      plugins.reload();
+    } catch (error) {
+      logger.error('plugins could not be loaded', { error: String(error) });
+    }
     const builtinNames = new Set(capabilities.registry.list().map((cap) => cap.name));
     applyCommandCapabilities(capabilities.registry, { config: config.sandbox, daemonEnv: process.env, reserved: builtinNames });
     const reloadSandbox = () => {
@@ -162,6 +178,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       services: () => capabilities.services,
       logger,
       fermixHome: paths.home,
+      pluginStatus: () => plugins.supervisor.promptStatus(),
       // The store named in config.toml now (`fermix secrets migrate` switches it without a restart).
       secrets: { keyring: (name, profile) => secretStoreFor(profile).get(name), env: (name) => process.env[name] },
     });
@@ -223,6 +240,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       }),
       ...createProviderSettingsHandlers({ configFile: paths.config, keychain: secretStoreFor }),
       ...createVoiceHandlers({ config: configReader, keychain: secretStoreFor, logger }),
+      ...createPluginHandlers(plugins),
       'directory_access.pending': (input) => ({
         pending: tools.directoryAccess.pending(input.conversation_id).map((grant) => ({
           token: grant.token, conversation_id: grant.conversationId, path: grant.path, reason: grant.reason, diff: grant.diff, message: grant.message, expires_at: new Date(grant.expiresAt).toISOString(),

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { defineMethod } from '../define.js';
+
+/** Plugin management (seed 001): what `fermix plugins` and the setup Plugins page call. */
+const name = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/);
+const version = z.string().regex(/^\d+\.\d+\.\d+$/);
+const status = z.string();
+
+export const pluginStateSchema = z.object({
+  name: z.string(),
+  status,
+  enabled: z.boolean(),
+  version: z.string().nullable(),
+  rail: z.string().nullable(),
+  auth_type: z.string().nullable(),
+  account: z.string().nullable(),
+  tools: z.array(z.string()),
+  detail: z.string().nullable(),
+});
+
+/** Emitted on the system stream while an install runs. */
+export const pluginInstallProgressSchema = z.object({ plugin: z.string(), version: z.string(), phase: z.enum(['download', 'verify', 'extract', 'activate', 'done']), bytes: z.number().int(), total: z.number().int() });
+
+const installedSchema = z.object({ name: z.string(), current: z.string().nullable(), pinned: z.string().nullable(), versions: z.array(z.string()) });
+
+export const pluginMethods = {
+  'plugins.catalog': defineMethod({
+    description: 'The plugins this build\'s signed catalog offers, with the installed version of each.',
+    input: z.object({}).strict().default({}),
+    output: z.object({ trust_dev_key: z.boolean(), plugins: z.array(z.object({ name: z.string(), display_name: z.string(), description: z.string(), category: z.string(), auth_type: z.string(), auth_provider: z.string().nullable(), rails: z.array(z.string()), latest: z.string(), bundled: z.boolean(), versions: z.array(z.string()), installed: z.string().nullable() })) }),
+  }),
+  'plugins.status': defineMethod({
+    description: 'Readiness of every known plugin (catalog, installed, enabled), re-derived now.',
+    input: z.object({ name: name.optional() }).strict().default({}),
+    output: z.object({ plugins: z.array(pluginStateSchema) }),
+  }),
+  'plugins.installed': defineMethod({
+    description: 'The local plugin store: versions, current and pinned per plugin.',
+    input: z.object({}).strict().default({}),
+    output: z.object({ plugins: z.array(installedSchema) }),
+  }),
+  'plugins.install': defineMethod({
+    description: 'Install NAME (a version, or the newest compatible) from the catalog; plugins.install_progress events report the phases.',
+    input: z.object({ name, version: version.optional() }).strict(),
+    output: z.object({ name: z.string(), version: z.string(), status }),
+  }),
+  'plugins.upgrade': defineMethod({
+    description: 'Move NAME to the newest compatible catalog version (ends a pin).',
+    input: z.object({ name }).strict(),
+    output: z.object({ name: z.string(), from: z.string(), to: z.string(), upgraded: z.boolean(), status }),
+  }),
+  'plugins.pin': defineMethod({
+    description: 'Make NAME@version current and keep it through gc and upgrades until `plugins upgrade`.',
+    input: z.object({ name, version }).strict(),
+    output: z.object({ name: z.string(), version: z.string(), pinned: z.boolean(), status }),
+  }),
+  'plugins.uninstall': defineMethod({
+    description: 'Remove NAME from the store (bundled plugins are refused).',
+    input: z.object({ name }).strict(),
+    output: z.object({ name: z.string(), removed: z.boolean() }),
+  }),
+  'plugins.gc': defineMethod({
+    description: 'Delete installed versions that are neither current nor pinned.',
+    input: z.object({}).strict().default({}),
+    output: z.object({ removed: z.array(z.object({ name: z.string(), version: z.string() })) }),
+  }),
+  'plugins.enable': defineMethod({
+    description: 'Enable NAME (installing it from the catalog when needed); applies on the next turn.',
+    input: z.object({ name }).strict(),
+    output: z.object({ name: z.string(), enabled: z.boolean(), installed: z.boolean(), status }),
+  }),
+  'plugins.disable': defineMethod({
+    description: 'Disable NAME; its tools refuse with an enable hint from the next turn.',
+    input: z.object({ name }).strict(),
+    output: z.object({ name: z.string(), enabled: z.boolean(), status }),
+  }),
+  'plugins.reload': defineMethod({
+    description: 'Re-read plugin settings, store and secrets, and swap the registered plugin tools.',
+    input: z.object({}).strict().default({}),
+    output: z.object({ plugins: z.array(pluginStateSchema) }),
+  }),
+  'plugins.set_secret': defineMethod({
+    description: 'Store an api_key plugin\'s key in the keychain after its health check accepts it.',
+    input: z.object({ name, value: z.string().min(1).max(8192) }).strict(),
+    output: z.object({ name: z.string(), stored: z.boolean(), checked: z.boolean(), account: z.string().nullable(), status }),
+  }),
+  'plugins.clear_secret': defineMethod({
+    description: 'Delete the stored key and its config reference (nothing is revoked upstream).',
+    input: z.object({ name }).strict(),
+    output: z.object({ name: z.string(), deleted: z.boolean(), revoked_upstream: z.boolean(), status }),
+  }),
+  'plugins.auth_status': defineMethod({
+    description: 'Auth type, whether a secret is set, and readiness, per plugin.',
+    input: z.object({ name: name.optional() }).strict().default({}),
+    output: z.object({ plugins: z.array(z.object({ name: z.string(), auth_type: z.string().nullable(), status, secret_set: z.boolean(), account: z.string().nullable() })) }),
+  }),
+  'plugins.config': defineMethod({
+    description: 'The manifest-declared config keys of NAME with their values.',
+    input: z.object({ name }).strict(),
+    output: z.object({ name: z.string(), keys: z.array(z.object({ key: z.string(), prompt: z.string(), required: z.boolean(), kind: z.string(), value: z.union([z.string(), z.boolean()]).nullable() })) }),
+  }),
+  'plugins.config_set': defineMethod({
+    description: 'Set one manifest-declared [fermix_core.plugins.<name>] value.',
+    input: z.object({ name, key: z.string().regex(/^[A-Z][A-Z0-9_]*$/), value: z.string().max(4096) }).strict(),
+    output: z.object({ name: z.string(), key: z.string(), value: z.union([z.string(), z.boolean()]), status }),
+  }),
+  'plugins.doctor': defineMethod({
+    description: 'The plugins row of doctor: each plugin\'s live readiness and detail, and the dev-key trust setting.',
+    input: z.object({ name: name.optional() }).strict().default({}),
+    output: z.object({ trust_dev_key: z.boolean(), plugins: z.array(z.object({ name: z.string(), status, enabled: z.boolean(), version: z.string().nullable(), detail: z.string().nullable() })) }),
+  }),
+};

@@ -1,0 +1,166 @@
+/**
+ * `fermix plugins …` (reference §2.18). Every verb takes `--json` and answers with the envelope
+ * `{"schema_version":1,"ok":true,"result":…}` or `{"schema_version":1,"ok":false,"error":{"code","sentence"}}`;
+ * exit 0 ok, 1 refusal, 2 usage (no envelope). With a daemon running, verbs go through its API
+ * (plugins.* methods), so changes apply to it at once; without one, the same service runs here and
+ * stderr says the change applies when the daemon starts.
+ */
+import { parseArgs } from 'node:util';
+import { join } from 'node:path';
+import type { HomePaths } from '../../config/home.js';
+import { loadConfig } from '../../config/config-file.js';
+import { FermixError, isFermixError } from '../../core/errors.js';
+import { FERMIX_VERSION } from '../../core/version.js';
+import { packageRoot } from '../../daemon/package-root.js';
+import { createPluginService } from '../../plugins/service.js';
+import type { HttpRailNet } from '../../plugins/rails/http/interpreter.js';
+import { createSecretStore } from '../../secrets/secret-store.js';
+import { callDaemon } from '../control-client.js';
+import { EXIT, UsageError, type CliIo } from '../output.js';
+
+export const PLUGINS_USAGE = 'usage: fermix plugins list | catalog | installed | doctor [NAME] | enable NAME | disable NAME | reload | install NAME[@ver] | upgrade NAME | pin NAME@ver | uninstall NAME | gc | auth set NAME [--stdin] | auth clear NAME | auth status [NAME] | config NAME | config set NAME KEY VALUE  [--json]';
+
+export interface PluginsCliDeps {
+  /** Where a secret typed or piped in comes from; default the terminal without echo, or stdin. */
+  readSecret?: (prompt: string, fromStdin: boolean) => Promise<string>;
+  /** Tests only: Net.Guard options for the local health check. */
+  net?: HttpRailNet;
+}
+
+const MUTATING = new Set(['plugins.install', 'plugins.upgrade', 'plugins.pin', 'plugins.uninstall', 'plugins.gc', 'plugins.enable', 'plugins.disable', 'plugins.reload', 'plugins.set_secret', 'plugins.clear_secret', 'plugins.config_set']);
+
+async function readSecretFromTerminal(prompt: string, fromStdin: boolean, io: CliIo): Promise<string> {
+  if (fromStdin || !process.stdin.isTTY) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  }
+  io.err(`${prompt} (input hidden): `);
+  const stdin = process.stdin;
+  stdin.setRawMode(true);
+  stdin.resume();
+  return new Promise((resolve, reject) => {
+    let value = '';
+    const finish = (done: () => void) => {
+      stdin.off('data', onData);
+      stdin.setRawMode(false);
+      stdin.pause();
+      io.err('');
+      done();
+    };
+    const onData = (data: Buffer) => {
+      for (const char of data.toString('utf8')) {
+        if (char === '\r' || char === '\n') return finish(() => resolve(value));
+        if (char === '\u0003') return finish(() => reject(new UsageError('cancelled')));
+        value = char === '\u007f' ? value.slice(0, -1) : value + char;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}
+
+function splitAt(spec: string | undefined, verb: string, required: boolean): { name: string; version?: string } {
+  if (!spec) throw new UsageError(`usage: fermix plugins ${verb} NAME${required ? '@VERSION' : '[@VERSION]'}`);
+  const [name, version] = spec.split('@');
+  if (required && !version) throw new UsageError(`fermix plugins ${verb} needs a version: fermix plugins ${verb} ${name}@X.Y.Z`);
+  return version ? { name, version } : { name };
+}
+
+/** Which API method and input a command line means. */
+export function planPluginsCommand(positionals: string[]): { method: string; input: Record<string, unknown>; needsSecret?: string } {
+  const [verb, a, b, c, d] = positionals;
+  const need = (value: string | undefined, usage: string) => {
+    if (!value) throw new UsageError(`usage: fermix plugins ${usage}`);
+    return value;
+  };
+  switch (verb) {
+    case 'list': return { method: 'plugins.status', input: {} };
+    case 'catalog': return { method: 'plugins.catalog', input: {} };
+    case 'installed': return { method: 'plugins.installed', input: {} };
+    case 'doctor': return { method: 'plugins.doctor', input: a ? { name: a } : {} };
+    case 'enable': return { method: 'plugins.enable', input: { name: need(a, 'enable NAME') } };
+    case 'disable': return { method: 'plugins.disable', input: { name: need(a, 'disable NAME') } };
+    case 'reload': return { method: 'plugins.reload', input: {} };
+    case 'install': return { method: 'plugins.install', input: splitAt(a, 'install', false) };
+    case 'upgrade': return { method: 'plugins.upgrade', input: { name: need(a, 'upgrade NAME') } };
+    case 'pin': return { method: 'plugins.pin', input: splitAt(a, 'pin', true) };
+    case 'uninstall': return { method: 'plugins.uninstall', input: { name: need(a, 'uninstall NAME') } };
+    case 'gc': return { method: 'plugins.gc', input: {} };
+    case 'config':
+      if (a === 'set') return { method: 'plugins.config_set', input: { name: need(b, 'config set NAME KEY VALUE'), key: need(c, 'config set NAME KEY VALUE'), value: need(d, 'config set NAME KEY VALUE') } };
+      return { method: 'plugins.config', input: { name: need(a, 'config NAME') } };
+    case 'auth':
+      if (a === 'set') {
+        const name = need(b, 'auth set NAME [--stdin]');
+        if (c !== undefined) throw new UsageError(`fermix plugins auth set takes no value on the command line: it is visible in \`ps\` and may now be in your shell history, so rotate that key. Run \`fermix plugins auth set ${name}\` and type it, or pipe it: printf '%s' "$KEY" | fermix plugins auth set ${name} --stdin`);
+        return { method: 'plugins.set_secret', input: { name }, needsSecret: name };
+      }
+      if (a === 'clear') return { method: 'plugins.clear_secret', input: { name: need(b, 'auth clear NAME') } };
+      if (a === 'status') return { method: 'plugins.auth_status', input: b ? { name: b } : {} };
+      if (a === 'login' || a === 'reauthorize' || a === 'refresh' || a === 'logout') throw new FermixError({ code: 'not_implemented', message: `fermix plugins auth ${a} (OAuth) is not available in this build yet.`, hint: 'Use an api_key plugin (`fermix plugins auth set NAME`) for now.' });
+      throw new UsageError('usage: fermix plugins auth set NAME [--stdin] | auth clear NAME | auth status [NAME]');
+    default:
+      throw new UsageError(PLUGINS_USAGE);
+  }
+}
+
+function forPeople(method: string, result: Record<string, unknown>): string {
+  if (method === 'plugins.status' || method === 'plugins.reload') {
+    const rows = (result.plugins as Record<string, unknown>[]).map((p) => `${String(p.name).padEnd(14)} ${String(p.status).padEnd(22)} ${p.enabled ? 'enabled ' : 'disabled'} ${p.version ?? '-'}  ${p.rail ?? '-'}  ${p.auth_type ?? '-'}${p.account ? `  ${String(p.account)}` : ''}`);
+    return rows.length ? rows.join('\n') : 'No plugins.';
+  }
+  if (method === 'plugins.clear_secret') return `Deleted the stored key for ${String(result.name)} and its config reference. Nothing was revoked upstream: revoke the key with the provider if it may be exposed.`;
+  if (method === 'plugins.set_secret') return `Stored the key for ${String(result.name)} in the secret store${result.checked ? ' (the provider accepted it)' : ''}${result.account ? ` — connected as ${String(result.account)}` : ''}. Status: ${String(result.status)}.`;
+  return JSON.stringify(result, null, 2);
+}
+
+export async function pluginsVerb(io: CliIo, paths: HomePaths, argv: string[], deps: PluginsCliDeps = {}): Promise<number> {
+  const json = argv.includes('--json');
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { json: { type: 'boolean', default: false }, stdin: { type: 'boolean', default: false } } });
+  } catch (error) {
+    io.err(`fermix: ${(error as Error).message}\n${PLUGINS_USAGE}`);
+    return EXIT.usage;
+  }
+  try {
+    const plan = planPluginsCommand(parsed.positionals);
+    if (plan.needsSecret) {
+      const value = await (deps.readSecret ?? ((prompt, fromStdin) => readSecretFromTerminal(prompt, fromStdin, io)))(`Key for ${plan.needsSecret}`, parsed.values.stdin ?? false);
+      plan.input.value = value;
+    }
+    let result: Record<string, unknown>;
+    try {
+      result = (await callDaemon(paths.socket, plan.method, plan.input, 120_000)) as Record<string, unknown>;
+    } catch (error) {
+      if (!isFermixError(error) || error.code !== 'daemon_not_running') throw error;
+      result = await runLocally(paths, plan.method, plan.input, deps);
+      if (MUTATING.has(plan.method)) io.err('No Fermix daemon is running: the change is saved and applies when the daemon starts.');
+      else if (plan.method === 'plugins.doctor' || plan.method === 'plugins.status') io.err('Runtime status unavailable — daemon not running; this is the static install/config/auth result.');
+    }
+    io.out(json ? JSON.stringify({ schema_version: 1, ok: true, result }) : forPeople(plan.method, result));
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`fermix: ${error.message}`);
+      return EXIT.usage;
+    }
+    const wire = isFermixError(error) ? error.toWire() : { code: 'internal_error', message: (error as Error)?.message ?? String(error), hint: 'Run `fermix doctor`.' };
+    if (json) io.out(JSON.stringify({ schema_version: 1, ok: false, error: { code: wire.code, sentence: wire.message, hint: wire.hint } }));
+    else io.err(`fermix: ${wire.message}${wire.hint ? `\n  → ${wire.hint}` : ''}`);
+    return EXIT.failure;
+  }
+}
+
+async function runLocally(paths: HomePaths, method: string, input: Record<string, unknown>, deps: PluginsCliDeps): Promise<Record<string, unknown>> {
+  const core = loadConfig(paths.config).config.fermix_core;
+  const service = createPluginService({
+    pluginsDir: paths.plugins, configFile: paths.config, resourcesDir: join(packageRoot(), 'resources'), coreVersion: FERMIX_VERSION,
+    keychain: createSecretStore({ kind: core.secret_store, profile: core.profile, fermixHome: paths.home }), net: deps.net,
+  });
+  const { createPluginHandlers } = await import('../../daemon/plugin-handlers.js');
+  const handlers = createPluginHandlers(service) as Record<string, (input: unknown, context: unknown) => unknown>;
+  const { apiContract } = await import('../../api/contract.js');
+  const spec = (apiContract as Record<string, { input: { parse(value: unknown): unknown } }>)[method];
+  return (await handlers[method](spec.input.parse(input), { transport: 'socket' })) as Record<string, unknown>;
+}

@@ -1,0 +1,32 @@
+/** API handlers for plugins.* (main/api/methods/plugins.ts): thin adapters over the plugin service. */
+import type { Handlers } from '../api/dispatcher.js';
+import type { PluginService } from '../plugins/service.js';
+
+type PluginHandlers = Pick<Handlers, `plugins.${string}` & keyof Handlers>;
+
+export function createPluginHandlers(service: PluginService, options: { onChange?: () => void } = {}): PluginHandlers {
+  // Enable, disable and auth changes drop cached prompts so they apply on the next turn.
+  const changed = <T>(value: T): T => {
+    options.onChange?.();
+    return value;
+  };
+  return {
+    'plugins.catalog': () => service.catalog(),
+    'plugins.status': (input) => ({ plugins: service.reload().filter((state) => input.name === undefined || state.name === input.name) }),
+    'plugins.installed': () => ({ plugins: service.installed() }),
+    'plugins.install': async (input) => changed(await service.install(input.name, input.version)),
+    'plugins.upgrade': async (input) => changed(await service.upgrade(input.name)),
+    'plugins.pin': async (input) => changed(await service.pin(input.name, input.version)),
+    'plugins.uninstall': (input) => changed(service.uninstall(input.name)),
+    'plugins.gc': () => service.gc(),
+    'plugins.enable': async (input) => changed(await service.enable(input.name)),
+    'plugins.disable': (input) => changed(service.disable(input.name)),
+    'plugins.reload': () => changed({ plugins: service.reload() }),
+    'plugins.set_secret': async (input) => changed(await service.setSecret(input.name, input.value)),
+    'plugins.clear_secret': (input) => changed(service.clearSecret(input.name)),
+    'plugins.auth_status': (input) => ({ plugins: service.authStatus(input.name) }),
+    'plugins.config': (input) => service.config(input.name),
+    'plugins.config_set': (input) => changed(service.configSet(input.name, input.key, input.value)),
+    'plugins.doctor': (input) => service.doctor(input.name),
+  };
+}
