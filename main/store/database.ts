@@ -57,6 +57,9 @@ export function openDatabase(file: string, options: OpenOptions): Database {
     // Checkpoints are ours (scheduleCheckpoints): SQLite's automatic one would fsync inside whatever
     // commit crossed the threshold, i.e. on the hot path of a tool call or a turn step.
     db.exec('PRAGMA wal_autocheckpoint = 0; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
+    // Overwritten and deleted content is zeroed, not left in free pages: a secret redacted at rest
+    // (turns.ts) must not survive in the file's slack space.
+    db.exec('PRAGMA secure_delete = ON');
   } catch (error) {
     throw new FermixError({
       code: 'database_unavailable',

@@ -5,6 +5,7 @@
  * exact point where a parked turn stopped.
  */
 import { FermixError } from '../core/errors.js';
+import { redactSecrets, redactValue } from '../core/redaction.js';
 import type { AttachmentRef } from './attachments.js';
 import type { Database } from './database.js';
 
@@ -111,6 +112,34 @@ function contentOf(message: StoredMessage): string {
 export function createTurnStore(db: Database, now: () => Date = () => new Date()) {
   const time = () => now().toISOString();
 
+  /**
+   * Secrets at rest (hardening): while a turn runs, the model sees its tool calls' arguments and results
+   * as they were (it may need the value it just read); once the turn is over, they are stored with
+   * secret-shaped values replaced, so the database never keeps a key that passed through a tool.
+   * A parked turn is not finished: its call is re-run from these arguments after a restart.
+   */
+  function redactFinishedTurn(id: string): void {
+    const rows = db.all<{ id: number; role: string; content: string; data: string | null }>("SELECT id, role, content, data FROM messages WHERE turn_id = ? AND role IN ('assistant', 'tool')", [id]);
+    for (const row of rows) {
+      if (row.data === null) continue;
+      let message: StoredMessage;
+      try {
+        message = JSON.parse(row.data) as StoredMessage;
+      } catch {
+        continue;
+      }
+      let next: StoredMessage | undefined;
+      if (message.role === 'assistant' && message.toolCalls.length > 0) {
+        next = { ...message, toolCalls: message.toolCalls.map((call) => ({ ...call, args: redactValue(call.args) as typeof call.args })) };
+      } else if (message.role === 'tool') {
+        next = { ...message, text: redactSecrets(message.text) };
+      }
+      if (next === undefined) continue;
+      const data = JSON.stringify(next);
+      if (data !== row.data) db.run('UPDATE messages SET content = ?, data = ? WHERE id = ?', [contentOf(next), data, row.id]);
+    }
+  }
+
   function getTurn(id: string): TurnRow {
     const raw = db.get<RawTurn>('SELECT * FROM turns WHERE id = ?', [id]);
     if (!raw) {
@@ -152,6 +181,7 @@ export function createTurnStore(db: Database, now: () => Date = () => new Date()
           fields.status, fields.stop_reason ?? null, fields.error?.code ?? null, fields.error?.message ?? null, fields.error?.hint ?? null, time(), id,
         ]);
         db.run('DELETE FROM parked_approvals WHERE turn_id = ?', [id]);
+        redactFinishedTurn(id);
       });
       return getTurn(id);
     },
@@ -216,12 +246,13 @@ export function createTurnStore(db: Database, now: () => Date = () => new Date()
       db.run(
         `INSERT INTO tool_calls (turn_id, call_id, requested_name, name, args, status, created_at) VALUES (?, ?, ?, ?, ?, 'running', ?)
          ON CONFLICT (turn_id, call_id) DO UPDATE SET status = 'running'`,
-        [turnId, call.call_id, call.requested_name, call.name, JSON.stringify(call.args ?? null), time()],
+        // The row is for people (chat.turns); the call itself runs from the arguments the loop holds.
+        [turnId, call.call_id, call.requested_name, call.name, JSON.stringify(redactValue(call.args ?? null)), time()],
       );
     },
     toolCallFinished(turnId: string, callId: string, fields: { status: 'ok' | 'error' | 'cancelled'; error_code?: string | null; text: string; duration_ms: number }): void {
       db.run('UPDATE tool_calls SET status = ?, error_code = ?, result_preview = ?, duration_ms = ?, finished_at = ? WHERE turn_id = ? AND call_id = ?', [
-        fields.status, fields.error_code ?? null, fields.text.slice(0, PREVIEW_CHARS), fields.duration_ms, time(), turnId, callId,
+        fields.status, fields.error_code ?? null, redactSecrets(fields.text).slice(0, PREVIEW_CHARS), fields.duration_ms, time(), turnId, callId,
       ]);
     },
     /** Tool calls of many turns in one query (chat.turns of a long conversation): turn id → calls in order. */
