@@ -11,6 +11,7 @@ const suites: Record<string, () => Promise<{ run(): Promise<Metric[]> }>> = {
   registry: () => import('./suites/registry.js'),
   renderer: () => import('./suites/renderer.js'),
   store: () => import('./suites/store.js'),
+  'turn-cost': () => import('./suites/turn-cost.js'),
 };
 
 const only = process.argv.slice(2);
