@@ -8,6 +8,8 @@ import type { APICallError } from 'ai';
 import { aiSdkIfLoaded } from '../ai-runtime.js';
 import { FermixError, isFermixError } from '../../core/errors.js';
 import { PROVIDER_SETUP_UI } from './provider-config.js';
+import { classifyConnectionFailure } from './connection-errors.js';
+import { cliCommand } from '../../cli/invocation.js';
 
 export interface ClassifiedError {
   error: FermixError;
@@ -22,6 +24,13 @@ function chain(error: unknown): string {
   const parts: string[] = [];
   for (let e: any = error; e && parts.length < 6; e = e.cause) parts.push(`${e.code ?? ''} ${e.message ?? String(e)}`);
   return parts.join(' <- ');
+}
+
+/** The socket's own words ("other side closed"), not the SDK's wrapper that repeats them. */
+function innermostMessage(error: unknown): string {
+  let message = '';
+  for (let e: any = error, depth = 0; e && depth < 8; e = e.cause, depth += 1) if (typeof e.message === 'string' && e.message) message = e.message;
+  return firstLine(message);
 }
 
 function firstLine(text: string): string {
@@ -62,12 +71,15 @@ export function isContextOverflow(error: unknown): boolean {
   return isFermixError(error) && error.code === 'context_overflow';
 }
 
-export function classifyProviderError(error: unknown, provider: { name: string; model: string }, timedOut = false): ClassifiedError {
+/** Ollama and OpenAI say a missing model this way ("model \"x\" not found", `model_not_found`, "does not exist"). */
+const MODEL_MISSING = /model_not_found|model[^.]{0,80}(not found|does not exist|not exist)|no such model|unknown model/i;
+
+export function classifyProviderError(error: unknown, provider: { name: string; model: string; baseUrl?: string; timeoutMs?: number }, timedOut = false): ClassifiedError {
   const who = `${provider.name} (${provider.model})`;
   if (isFermixError(error)) return { error, transient: false, retrySameProvider: false };
   if (timedOut) {
     return {
-      error: new FermixError({ code: 'provider_timeout', message: `${who} did not answer within its time limit.`, hint: `Raise timeout_ms in [providers.${provider.name}], or try again.`, data: { provider: provider.name } }),
+      error: new FermixError({ code: 'provider_timeout', message: `${who} did not answer within its time limit${provider.timeoutMs ? ` (${provider.timeoutMs} ms)` : ''}.`, hint: `Raise timeout_ms in [providers.${provider.name}] for a slow model, or try again.`, data: { provider: provider.name } }),
       transient: true,
       retrySameProvider: false,
     };
@@ -78,17 +90,22 @@ export function classifyProviderError(error: unknown, provider: { name: string; 
     const retryAfterMs = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined;
     const detail = bodyMessage(error);
     const data = { provider: provider.name, status };
+    // No status: the request never got an answer (refused, DNS, TLS, closed) — not a dropped answer.
+    if (error.statusCode === undefined) {
+      const connection = classifyConnectionFailure(error, provider);
+      if (connection) return connection;
+    }
     if (status < 400) {
       // A 200 whose body broke off: the connection dropped mid-answer.
       return {
-        error: new FermixError({ code: 'provider_stream_cut', message: `The connection to ${who} dropped in the middle of the answer (${firstLine(chain(error).trim())}).`, hint: 'Send the message again; if it keeps happening, check the network or the server at base_url.', data }),
+        error: new FermixError({ code: 'provider_stream_cut', message: `The connection to ${who} dropped in the middle of the answer (${innermostMessage(error)}).`, hint: 'Send the message again; if it keeps happening, check the network or the server at base_url.', data }),
         transient: true,
         retrySameProvider: true,
       };
     }
     if (status === 401 || status === 403) {
       return {
-        error: new FermixError({ code: 'provider_auth', message: `${who} refused the API key (HTTP ${status}): ${detail}.`, hint: `Store a valid key with \`fermix providers set-key ${provider.name} --stdin\`, or in ${PROVIDER_SETUP_UI}.`, data }),
+        error: new FermixError({ code: 'provider_auth', message: `${who} refused the API key (HTTP ${status}): ${detail}.`, hint: `The key was rejected: store a valid one with \`${cliCommand('providers set-key')} ${provider.name} --stdin\`, or in ${PROVIDER_SETUP_UI}.`, data }),
         transient: false,
         retrySameProvider: false,
       };
@@ -118,9 +135,16 @@ export function classifyProviderError(error: unknown, provider: { name: string; 
         retrySameProvider: false,
       };
     }
+    if ((status === 404 || status === 400) && MODEL_MISSING.test(detail)) {
+      return {
+        error: new FermixError({ code: 'provider_model_not_found', message: `${who}: the server does not have the model "${provider.model}" (HTTP ${status}): ${detail}.`, hint: `Pick a model it serves (\`${cliCommand('providers models')} ${provider.name}\` lists them) and set it in [providers.${provider.name}] or ${PROVIDER_SETUP_UI}; for Ollama, \`ollama pull ${provider.model}\`.`, data: { ...data, model: provider.model } }),
+        transient: false,
+        retrySameProvider: false,
+      };
+    }
     if (status === 404) {
       return {
-        error: new FermixError({ code: 'provider_not_found', message: `${who} answered 404: ${detail}.`, hint: `Check base_url and model in [providers.${provider.name}]; \`fermix providers models ${provider.name}\` lists the models it serves.`, data }),
+        error: new FermixError({ code: 'provider_not_found', message: `${who} answered 404 (no such API path at ${provider.baseUrl ?? 'its base URL'}): ${detail}.`, hint: `Check the base URL in [providers.${provider.name}] (an OpenAI-compatible server usually ends in /v1); \`${cliCommand('providers models')} ${provider.name}\` tests it.`, data }),
         transient: false,
         retrySameProvider: false,
       };
@@ -131,6 +155,8 @@ export function classifyProviderError(error: unknown, provider: { name: string; 
       retrySameProvider: false,
     };
   }
+  const connection = classifyConnectionFailure(error, provider);
+  if (connection) return connection;
   const text = chain(error);
   if (NETWORK_CODES.test(text)) {
     return {
