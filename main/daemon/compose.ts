@@ -38,6 +38,7 @@ import { setUpComputerUse, type MacPermissions } from '../computer/index.js';
 import { createPluginService } from '../plugins/service.js';
 import type { HttpRailNet } from '../plugins/rails/http/interpreter.js';
 import { createPluginHandlers } from './plugin-handlers.js';
+import { pluginsDoctorCheck } from '../plugins/doctor-check.js';
 
 export interface DaemonOptions {
   home?: string;
@@ -187,6 +188,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     mark('capabilities_and_agent');
     const doctor = createDoctor();
     for (const check of baseDoctorChecks(paths, { insideDaemon: true, db, computerUse: { live: computerNative, macPermissions: options.macPermissions } })) doctor.register(check);
+    doctor.register(pluginsDoctorCheck(() => plugins, { insideDaemon: true }));
 
     let stopRequested: (reason: string) => void = () => {};
     // Browser sessions survive restarts: the cookie id's HMAC under secret_key_base (a protected path) is kept in run/.

@@ -1,0 +1,30 @@
+/**
+ * Doctor's `plugins` row (reference §2.17): the static install/config/auth result per enabled plugin,
+ * refusals as `status/detail`; WARN when the development catalog key is trusted (decision 0015).
+ * Outside the daemon it never infers `ready`: it says the runtime status is unavailable.
+ */
+import type { DoctorCheck, DoctorResult } from '../daemon/doctor.js';
+import type { PluginService } from './service.js';
+
+export function pluginsDoctorCheck(service: () => PluginService, options: { insideDaemon: boolean }): DoctorCheck {
+  return {
+    id: 'plugins',
+    title: 'plugins',
+    run(): DoctorResult {
+      const report = service().doctor();
+      const enabled = report.plugins.filter((plugin) => plugin.enabled);
+      const notReady = enabled.filter((plugin) => plugin.status !== 'ready');
+      const parts: string[] = [];
+      if (!options.insideDaemon) parts.push('runtime status unavailable — daemon not running');
+      parts.push(enabled.length === 0 ? 'none enabled' : enabled.map((plugin) => (plugin.status === 'ready' && options.insideDaemon ? plugin.name : `${plugin.name} ${plugin.status}${plugin.detail ? `/${plugin.detail}` : ''}`)).join(', '));
+      if (report.trust_dev_key) {
+        return { status: 'WARN', detail: `the development catalog key is trusted ([fermix_core.plugins] trust_dev_key = true); ${parts.join('; ')}`, fix: 'Remove `trust_dev_key` from [fermix_core.plugins] in config.toml unless this is a development build.' };
+      }
+      if (notReady.some((plugin) => plugin.status === 'error' || plugin.status === 'incompatible')) {
+        const first = notReady.find((plugin) => plugin.status === 'error' || plugin.status === 'incompatible')!;
+        return { status: 'WARN', detail: parts.join('; '), fix: first.status === 'incompatible' ? `Run \`fermix plugins upgrade ${first.name}\`.` : `Run \`fermix plugins install ${first.name}\`.` };
+      }
+      return { status: 'OK', detail: parts.join('; '), fix: '' };
+    },
+  };
+}
