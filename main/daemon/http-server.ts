@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import type { Dispatcher } from '../api/dispatcher.js';
 import type { EventBus } from './event-bus.js';
 import type { HttpAuth } from './http-auth.js';
@@ -209,13 +209,19 @@ export function createHttpServer(options: HttpServerOptions) {
     rawReply(socket, 400, 'Bad Request', wire('invalid_request', 'The request is not valid HTTP/1.1.', 'Use an HTTP client; API calls are POST /api/<method> with a JSON body.'));
   });
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME_BYTES });
-  wss.on('error', (error) => warn('websocket server error', { error: String(error) }));
-  // Handshakes ws itself refuses (bad Sec-WebSocket-Key or version): answer 400, log one line.
-  wss.on('wsClientError', (error, socket) => {
-    warn('websocket handshake refused', { error: error.message });
-    rawReply(socket, 400, 'Bad Request', wire('invalid_request', 'The WebSocket handshake is not valid.', 'Connect with a WebSocket client to /api/events.'));
-  });
+  // `ws` (~125 KB) loads with the first WebSocket client, not at start-up: /health/ready does not wait for it.
+  let wssLoading: Promise<WebSocketServer> | undefined;
+  const websocketServer = () =>
+    (wssLoading ??= import('ws').then(({ WebSocketServer: Server }) => {
+      const wss = new Server({ noServer: true, maxPayload: MAX_CLIENT_FRAME_BYTES });
+      wss.on('error', (error) => warn('websocket server error', { error: String(error) }));
+      // Handshakes ws itself refuses (bad Sec-WebSocket-Key or version): answer 400, log one line.
+      wss.on('wsClientError', (error, socket) => {
+        warn('websocket handshake refused', { error: error.message });
+        rawReply(socket, 400, 'Bad Request', wire('invalid_request', 'The WebSocket handshake is not valid.', 'Connect with a WebSocket client to /api/events.'));
+      });
+      return wss;
+    }));
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node drops its own error listener from upgraded sockets: without this a reset kills the process.
     socket.on('error', () => socket.destroy());
@@ -226,7 +232,15 @@ export function createHttpServer(options: HttpServerOptions) {
     if (problem) return rawReply(socket, 403, 'Forbidden', wire('forbidden_host', `${problem}.`, hostHint()));
     if (!auth.isAuthenticated(request)) return rawReply(socket, 401, 'Unauthorized', wire('unauthorized', 'This request carries no valid session or token.', 'Open the URL with the token that the daemon printed, or run `fermix status` to see it.'));
     if (sockets.size >= MAX_WEBSOCKET_CLIENTS) return rawReply(socket, 429, 'Too Many Requests', wire('too_many_clients', `The daemon already streams events to ${MAX_WEBSOCKET_CLIENTS} clients.`, 'Close other Fermix windows or tabs, then reload.'));
-    wss.handleUpgrade(request, socket, head, (ws) => attach(ws));
+    websocketServer().then(
+      (wss) => {
+        if (!socket.destroyed) wss.handleUpgrade(request, socket, head, (ws) => attach(ws));
+      },
+      (error: unknown) => {
+        warn('websocket support failed to load', { error: String(error) });
+        rawReply(socket, 503, 'Service Unavailable', wire('service_unavailable', 'The event stream is unavailable.', 'Run `fermix doctor`, then restart the daemon.'));
+      },
+    );
   });
 
   /** Sends unless the client has stopped reading, in which case it is cut off instead of growing our heap. */
