@@ -5,7 +5,7 @@
  * `/pause turn` and `/resume turn` hold and release the running turn itself (docs/decisions/0008).
  */
 export type SlashCommand =
-  | { name: 'stop' | 'pause' | 'resume' | 'help' }
+  | { name: 'stop' | 'pause' | 'resume' | 'help' | 'compact' }
   | { name: 'pause-turn' | 'resume-turn' }
   | { name: 'new'; title: string | undefined }
   | { name: 'confirm' | 'deny'; token: string }
@@ -17,6 +17,7 @@ export const SLASH_COMMANDS: { usage: string; summary: string }[] = [
   { usage: '/resume', summary: 'Resume computer use after /pause.' },
   { usage: '/pause turn', summary: 'Hold the running turn after the step under way (queued messages wait too).' },
   { usage: '/resume turn', summary: 'Let a held turn go on.' },
+  { usage: '/compact', summary: 'Summarize the conversation for the model now (the messages stay here).' },
   { usage: '/new [title]', summary: 'Start a new conversation.' },
   { usage: '/confirm TOKEN', summary: 'Approve the folder request with that token.' },
   { usage: '/deny TOKEN', summary: 'Refuse the folder request with that token.' },
@@ -37,6 +38,8 @@ export function parseSlashCommand(input: string): SlashCommand | null {
       return { name: word.toLowerCase() as 'pause' };
     case 'stop':
     case 'help':
+    case 'compact':
+      if (argument && word.toLowerCase() === 'compact') return { name: 'invalid', message: '/compact takes nothing.', hint: 'Type /compact on its own to summarize this conversation for the model.' };
       return { name: word.toLowerCase() as 'stop' };
     case 'new':
       return { name: 'new', title: argument || undefined };

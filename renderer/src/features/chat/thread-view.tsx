@@ -2,6 +2,7 @@ import { VirtualList } from '../../ui/virtual-list.js';
 import { ApprovalCard } from './items/approval-card.js';
 import { AssistantMessage } from './items/assistant-message.js';
 import { DirectoryCard } from './items/directory-card.js';
+import { CompactionMarker } from './items/compaction-marker.js';
 import { EarlierRow } from './items/earlier-row.js';
 import { AttachmentRow, NoticeRow, TurnFooter, WarningRow } from './items/small-rows.js';
 import { ToolCallCard } from './items/tool-call-card.js';
@@ -52,6 +53,8 @@ function renderItem(item: ThreadItem) {
       return <TurnFooter item={item} />;
     case 'earlier':
       return <EarlierRow item={item} />;
+    case 'compaction':
+      return <CompactionMarker item={item} />;
   }
 }
 

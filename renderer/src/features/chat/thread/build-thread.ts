@@ -9,7 +9,7 @@
 import type { EventEnvelope } from '../../../../../main/api/events.js';
 import { storedAttachments } from '../attachments/attachment-types.js';
 import { applyThreadEvent, approvalFromCard } from './apply-event.js';
-import { FINISHED, type PendingApproval, type PendingDirectory, type StoredMessage, type Thread, type ThreadItem, type TurnStatus, type TurnSummary } from './thread-types.js';
+import { FINISHED, type Compaction, type PendingApproval, type PendingDirectory, type StoredMessage, type Thread, type ThreadItem, type TurnStatus, type TurnSummary } from './thread-types.js';
 
 export interface ThreadSnapshot {
   conversationId: string;
@@ -19,6 +19,12 @@ export interface ThreadSnapshot {
   approvals: PendingApproval[];
   directories: PendingDirectory[];
   replay: { events: EventEnvelope[]; latest_seq: number; complete: boolean };
+  /** Compactions cut inside these messages (chat.history); each gets a marker after its last replaced message. */
+  compactions?: Compaction[];
+}
+
+function compactionRow(compaction: Compaction): ThreadItem {
+  return { kind: 'compaction', key: `c:${compaction.id}`, id: compaction.id, summary: compaction.summary, replaced: compaction.replaced_messages, reason: compaction.reason, createdAt: compaction.created_at };
 }
 
 function turnEnd(turn: TurnSummary): ThreadItem {
@@ -115,7 +121,10 @@ export function buildThread(snapshot: ThreadSnapshot): Thread {
     toolCursor = 0;
   };
 
+  const cuts = [...(snapshot.compactions ?? [])].sort((a, b) => a.through_message_id - b.through_message_id);
   for (const message of messages) {
+    // The marker goes before the first message the model still reads.
+    while (cuts.length > 0 && cuts[0].through_message_id < message.id) items.push(compactionRow(cuts.shift()!));
     if (message.role === 'user') {
       closeGroup();
       const turn = matched.get(message.id) ?? null;
@@ -135,6 +144,7 @@ export function buildThread(snapshot: ThreadSnapshot): Thread {
     }
   }
   closeGroup();
+  for (const cut of cuts) items.push(compactionRow(cut));
 
   // Turns with no message yet: queued behind another, or started after the messages were read.
   for (const turn of turns) {

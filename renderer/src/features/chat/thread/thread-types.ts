@@ -5,6 +5,8 @@ import type { MessageAttachment } from '../attachments/attachment-types.js';
 export type TurnSummary = OutputOf<'chat.turns'>['turns'][number];
 /** A stored message; `turn_id` is known from chat.history, absent from the older conversations.get. */
 export type StoredMessage = Omit<OutputOf<'chat.history'>['messages'][number], 'turn_id'> & { turn_id?: string | null };
+/** Where the conversation was compacted: model calls read the summary instead of the messages before it. */
+export type Compaction = NonNullable<OutputOf<'chat.history'>['compactions']>[number];
 export type PendingApproval = OutputOf<'approvals.list'>['pending'][number];
 export type PendingDirectory = OutputOf<'directory_access.pending'>['pending'][number];
 export type TurnStatus = TurnSummary['status'];
@@ -83,6 +85,8 @@ export type ThreadItem =
     }
   /** The first row of a conversation longer than what was read: a button pages back (chat.history before_id). */
   | { kind: 'earlier'; key: 'earlier'; beforeId: number; loading: boolean; error: WireError | null }
+  /** After the last message a compaction replaced: the person can open the summary the model now reads. */
+  | { kind: 'compaction'; key: string; id: number; summary: string; replaced: number; reason: Compaction['reason']; createdAt: string }
   /** What a slash command did, said in the thread (e.g. "Computer use paused"). */
   | { kind: 'notice'; key: string; text: string; error: WireError | null };
 
