@@ -8,7 +8,7 @@ import { discardUploads, uploadFiles } from './attachments/upload.js';
 import { messageText, parseSlashCommand, SLASH_COMMANDS, type SlashCommand } from './slash-commands.js';
 import { applyThreadEvent, approvalFromCard } from './thread/apply-event.js';
 import { buildThread, matchMessagesToTurns } from './thread/build-thread.js';
-import { activeTurn, type StoredMessage, type Thread, type ThreadItem, type TurnSummary } from './thread/thread-types.js';
+import { activeTurn, type Compaction, type StoredMessage, type Thread, type ThreadItem, type TurnSummary } from './thread/thread-types.js';
 
 export interface ThreadDeps {
   client: ApiClient;
@@ -36,6 +36,8 @@ export interface ThreadState {
   stop(): Promise<void>;
   /** Reads the page of messages before the oldest one shown (the "Show earlier messages" row). */
   loadEarlier(): Promise<void>;
+  /** `/compact`: summarize the conversation now (chat.compact), then show where it was cut. */
+  compact(): Promise<void>;
   /** Holds the running turn after its current step (chat.pause); the result is said in the thread. */
   pauseTurn(): Promise<void>;
   resumeTurn(): Promise<void>;
@@ -98,14 +100,14 @@ export function createThreadStore(deps: ThreadDeps): StoreApi<ThreadState> {
 
     /** Messages with their turn ids (chat.history), or without them from a daemon that lacks it. */
     const readMessages = async (conversationId: string): Promise<StoredMessage[]> => (await readPage(conversationId)).messages;
-    const readPage = async (conversationId: string): Promise<{ messages: StoredMessage[]; hasMore: boolean }> => {
+    const readPage = async (conversationId: string): Promise<{ messages: StoredMessage[]; hasMore: boolean; compactions: Compaction[] }> => {
       try {
         const page = await client.call('chat.history', { conversation_id: conversationId, limit: HISTORY_LIMIT });
-        return { messages: page.messages, hasMore: page.has_more };
+        return { messages: page.messages, hasMore: page.has_more, compactions: page.compactions ?? [] };
       } catch (error) {
         const code = toWireError(error).code;
         if (code !== 'not_implemented' && code !== 'method_not_found') throw error;
-        return { messages: (await client.call('conversations.get', { id: conversationId })).messages, hasMore: false };
+        return { messages: (await client.call('conversations.get', { id: conversationId })).messages, hasMore: false, compactions: [] };
       }
     };
 
@@ -136,7 +138,7 @@ export function createThreadStore(deps: ThreadDeps): StoreApi<ThreadState> {
       buffered = [];
       set({ conversationId, loading: true, loadError: null, notices: [], thread: get().thread?.conversationId === conversationId ? get().thread : null });
       try {
-        const [{ turns }, { messages, hasMore }, { pending: approvals }, { pending: directories }] = await Promise.all([
+        const [{ turns }, { messages, hasMore, compactions }, { pending: approvals }, { pending: directories }] = await Promise.all([
           client.call('chat.turns', { conversation_id: conversationId, limit: RECENT_TURNS }),
           readPage(conversationId),
           client.call('approvals.list'),
@@ -145,7 +147,7 @@ export function createThreadStore(deps: ThreadDeps): StoreApi<ThreadState> {
         // Read last: everything that happened while the rest loaded is in it.
         const replay = await client.call('events.replay', { stream: conversationId, after_seq: 0 });
         if (token !== loadToken) return;
-        let thread = buildThread({ conversationId, messages, turns, approvals, directories, replay });
+        let thread = buildThread({ conversationId, messages, turns, approvals, directories, replay, compactions });
         for (const event of buffered ?? []) thread = applyThreadEvent(thread, event);
         buffered = null;
         if (hasMore && messages.length > 0) thread = { ...thread, items: [{ kind: 'earlier', key: 'earlier', beforeId: messages[0].id, loading: false, error: null }, ...thread.items] };
@@ -194,6 +196,8 @@ export function createThreadStore(deps: ThreadDeps): StoreApi<ThreadState> {
             const turnHint = activeTurn(get().thread) ? ` To ${command.name} the running turn itself, type /${command.name} turn or use the Turn control.` : '';
             return notice(said + turnHint);
           }
+          case 'compact':
+            return await get().compact();
           case 'pause-turn':
             return await get().pauseTurn();
           case 'resume-turn':
@@ -304,13 +308,27 @@ export function createThreadStore(deps: ThreadDeps): StoreApi<ThreadState> {
           const current = get().thread;
           if (!current || current.conversationId !== conversationId) return;
           // Older pages are plain messages: their turns are beyond what chat.turns reads.
-          const older = buildThread({ conversationId, messages: page.messages, turns: [], approvals: [], directories: [], replay: { events: [], latest_seq: 0, complete: true } }).items;
+          const older = buildThread({ conversationId, messages: page.messages, turns: [], approvals: [], directories: [], replay: { events: [], latest_seq: 0, complete: true }, compactions: page.compactions ?? [] }).items;
           const rest = current.items.filter((item) => item.kind !== 'earlier');
           const shown = new Set(rest.map((item) => item.key));
           const head: ThreadItem[] = page.has_more && page.messages.length > 0 ? [{ kind: 'earlier', key: 'earlier', beforeId: page.messages[0].id, loading: false, error: null }] : [];
           set({ thread: { ...current, items: [...head, ...older.filter((item) => !shown.has(item.key)), ...rest] } });
         } catch (error) {
           setRow({ loading: false, error: toWireError(error) });
+        }
+      },
+
+      async compact() {
+        const thread = get().thread;
+        if (!thread) return notice('Open a conversation first.');
+        notice('Compacting the conversation…');
+        try {
+          const result = await client.call('chat.compact', { conversation_id: thread.conversationId });
+          if (!result.compacted) return notice('Nothing to compact: the conversation is already short.');
+          await get().reload();
+          notice(`Conversation compacted: ${result.compaction!.replaced_messages} messages are summarized for the model (they stay here for you).`);
+        } catch (error) {
+          notice('Compacting did not work.', toWireError(error));
         }
       },
 
