@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CAPABILITY_GROUPS } from '../core/capabilities/groups.js';
 import { BUILTIN_OPERATOR_ROLE } from '../core/capabilities/roles.js';
 import { sandboxConfigSchema } from '../sandbox/sandbox-config.js';
+import { mcpConfigSchema } from '../mcp/config.js';
 import { pluginsSettingsSchema } from '../plugins/settings.js';
 
 /**
@@ -96,7 +97,8 @@ export const configSchema = z.object({
     max_size_mb: z.number().int().min(1).max(100_000).default(200),
   }).strict().prefault({}),
   logging: z.object({ level: z.enum(['debug', 'info', 'warn', 'error']).default('info') }).strict().prefault({}),
-  mcp: z.object({ servers: z.record(z.string(), z.unknown()).default({}) }).strict().prefault({}),
+  /** Outbound servers and the inbound server (main/mcp/config.ts; reference §2.5). */
+  mcp: mcpConfigSchema.prefault({}),
 }).strict().superRefine((config, context) => {
   const primaries = Object.entries(config.providers).filter(([, provider]) => provider.primary);
   if (primaries.length > 1) {

@@ -160,4 +160,21 @@ export const MIGRATIONS: Migration[] = [
       'CREATE INDEX compactions_by_conversation ON compactions (conversation_id, id)',
     ],
   },
+  {
+    version: 6,
+    name: 'mcp tool pins',
+    statements: [
+      // Tool-definition pinning (main/mcp/pin-store.ts): the accepted definition of each outbound MCP
+      // tool, and the hash of a changed one the person declined (so one update is asked about once).
+      `CREATE TABLE mcp_tool_pins (
+        server TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        definition TEXT NOT NULL,
+        pinned_at TEXT NOT NULL,
+        blocked_hash TEXT,
+        PRIMARY KEY (server, tool)
+      )`,
+    ],
+  },
 ];

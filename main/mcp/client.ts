@@ -1,0 +1,155 @@
+/**
+ * One MCP client connection: connect + initialize, discovery (every page), calls with a timeout that
+ * progress notifications extend, and `tools/list_changed`. It knows nothing of config, the registry or
+ * supervision, so a plugin rail (local or hosted MCP plugins) can drive it with its own transport,
+ * caps and naming: give it a transport factory and limits.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolResult } from '../core/capabilities/capability.js';
+import { FermixError } from '../core/errors.js';
+import { FERMIX_VERSION } from '../core/version.js';
+
+export interface McpToolDefinition {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+
+export interface McpLimits {
+  /** Discovery pages (tools/list cursors) before the server is refused. */
+  maxPages: number;
+  maxTools: number;
+  /** Bytes of one call result (JSON), checked after the SDK parsed it. */
+  maxResultBytes: number;
+}
+
+/** A local process the owner chose to run: generous, but bounded so a broken server cannot flood us. */
+export const LOCAL_LIMITS: McpLimits = { maxPages: 100, maxTools: 2_000, maxResultBytes: 16 * 1024 * 1024 };
+/** The hosted rail's limits (reference §2.5 "Remote MCP plugins"): content comes from another machine. */
+export const REMOTE_LIMITS: McpLimits = { maxPages: 10, maxTools: 128, maxResultBytes: 2 * 1024 * 1024 };
+
+export interface McpConnectionOptions {
+  /** A fresh transport per connection (a stdio process, an HTTP session). */
+  transport: () => Transport;
+  /** For connect+initialize, each tools/list page, and each call (progress resets it). */
+  timeoutMs: number;
+  limits?: McpLimits;
+  /** Used in error messages and hints: "the MCP server github". */
+  label: string;
+  onToolsChanged?: () => void;
+  /** The transport closed without our asking (process exit, network). */
+  onClosed?: () => void;
+}
+
+export interface McpCallOptions {
+  signal?: AbortSignal;
+}
+
+export interface McpConnection {
+  connect(): Promise<void>;
+  listTools(): Promise<McpToolDefinition[]>;
+  callTool(name: string, args: Record<string, unknown>, options?: McpCallOptions): Promise<ToolResult>;
+  close(): Promise<void>;
+  readonly transport: Transport | undefined;
+}
+
+/** A call may be extended by progress, but never past this many timeouts in total. */
+export const MAX_PROGRESS_EXTENSIONS = 10;
+
+function withDeadline<T>(work: Promise<T>, ms: number, what: string, label: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new FermixError({ code: 'mcp_timeout', message: `${label} did not finish ${what} within ${ms} ms.`, hint: 'Raise `timeout_ms` for it in config.toml, or check `fermix mcp logs NAME`.', data: { timeout_ms: ms } })), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+function contentText(result: CallToolResult): { text: string; images: ToolResult['images'] } {
+  const parts: string[] = [];
+  const images: NonNullable<ToolResult['images']> = [];
+  for (const item of result.content ?? []) {
+    if (item.type === 'text') parts.push(item.text);
+    else if (item.type === 'image') images.push({ mimeType: item.mimeType, base64: item.data });
+    else if (item.type === 'resource') parts.push('text' in item.resource ? String(item.resource.text) : `[resource ${item.resource.uri}]`);
+    else if (item.type === 'resource_link') parts.push(`[resource ${item.uri}]`);
+    else if (item.type === 'audio') parts.push(`[audio ${item.mimeType}]`);
+  }
+  if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent));
+  return { text: parts.join('\n'), images: images.length > 0 ? images : undefined };
+}
+
+export function createMcpConnection(options: McpConnectionOptions): McpConnection {
+  const limits = options.limits ?? LOCAL_LIMITS;
+  let client: Client | undefined;
+  let transport: Transport | undefined;
+  let closing = false;
+
+  return {
+    get transport() {
+      return transport;
+    },
+    async connect() {
+      closing = false;
+      const next = new Client({ name: 'fermix-desktop', version: FERMIX_VERSION }, { capabilities: {} });
+      next.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onToolsChanged?.());
+      next.onclose = () => {
+        if (!closing) options.onClosed?.();
+      };
+      // Errors that do not end the connection (a stray stdout line) are noise here; a close is reported above.
+      next.onerror = () => {};
+      client = next;
+      transport = options.transport();
+      try {
+        await withDeadline(next.connect(transport, { timeout: options.timeoutMs }), options.timeoutMs, 'connecting and initializing', options.label);
+      } catch (error) {
+        closing = true;
+        await next.close().catch(() => {});
+        throw error;
+      }
+    },
+    async listTools() {
+      if (!client) throw new Error('not connected');
+      const tools: McpToolDefinition[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; ; page += 1) {
+        if (page >= limits.maxPages) throw new FermixError({ code: 'mcp_discovery_failed', message: `${options.label} sent more than ${limits.maxPages} pages of tools.`, hint: 'Check the server; `fermix mcp logs NAME` shows its output.' });
+        const result = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: options.timeoutMs });
+        for (const tool of result.tools) tools.push(tool as McpToolDefinition);
+        if (tools.length > limits.maxTools) throw new FermixError({ code: 'mcp_discovery_failed', message: `${options.label} offers more than ${limits.maxTools} tools.`, hint: 'Point Fermix at a server with fewer tools, or split it.' });
+        cursor = result.nextCursor;
+        if (cursor === undefined) return tools;
+      }
+    },
+    async callTool(name, args, callOptions = {}) {
+      if (!client) throw new FermixError({ code: 'mcp_unavailable', message: `${options.label} is not connected.`, hint: 'Run `fermix mcp list` to see its status.' });
+      const result = (await client.callTool({ name, arguments: args }, undefined, {
+        timeout: options.timeoutMs,
+        resetTimeoutOnProgress: true,
+        // Any progress notification extends the call; an endless stream of them still ends.
+        maxTotalTimeout: options.timeoutMs * MAX_PROGRESS_EXTENSIONS,
+        onprogress: () => {},
+        signal: callOptions.signal,
+      })) as CallToolResult;
+      const bytes = Buffer.byteLength(JSON.stringify(result));
+      if (bytes > limits.maxResultBytes) {
+        throw new FermixError({ code: 'response_too_large', message: `${options.label} answered ${name} with ${bytes} bytes, more than the ${limits.maxResultBytes}-byte cap.`, hint: 'Ask for less (a narrower query or range).', data: { bytes, max_bytes: limits.maxResultBytes } });
+      }
+      const { text, images } = contentText(result);
+      if (result.isError === true) {
+        throw new FermixError({ code: 'mcp_tool_error', message: `${name} reported an error: ${text.split('\n')[0]?.slice(0, 500) || 'no message'}`, hint: 'Check the arguments and try again.', data: { tool: name } });
+      }
+      return { text, images, data: result.structuredContent };
+    },
+    async close() {
+      closing = true;
+      const current = client;
+      client = undefined;
+      await current?.close().catch(() => {});
+      transport = undefined;
+    },
+  };
+}

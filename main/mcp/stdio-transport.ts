@@ -1,0 +1,141 @@
+/**
+ * The stdio client transport for outbound servers. Ours rather than the SDK's StdioClientTransport
+ * because that one spawns the server in our process group: `npx some-server` is npm → sh → node, and
+ * killing the pid it knows leaves the real server running. Here the server gets its own group
+ * (`detached`), so a close or a quarantine signals the whole tree (sandbox/process-group.ts), and its
+ * stderr goes line by line to the server's own log instead of the daemon's terminal.
+ * Framing (newline-delimited JSON-RPC) is the SDK's own ReadBuffer/serializeMessage.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { groupAlive, signalGroup } from '../sandbox/process-group.js';
+
+export interface StdioLaunch {
+  command: string;
+  args: string[];
+  /** The whole child environment (it replaces the daemon's: see launch.ts). */
+  env: Record<string, string>;
+  cwd?: string;
+  /** One call per stderr line (without the newline). */
+  onStderrLine?: (line: string) => void;
+  /** SIGTERM → SIGKILL grace on close; default 2 s. */
+  killGraceMs?: number;
+}
+
+/** 64 KiB of one unterminated stderr line is a server printing binary; it is flushed as is. */
+const MAX_STDERR_LINE = 64 * 1024;
+
+export class GroupStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+  private child: ChildProcess | undefined;
+  private readonly buffer = new ReadBuffer();
+  private closed = false;
+  private stderrTail = '';
+
+  constructor(private readonly launch: StdioLaunch) {}
+
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
+  start(): Promise<void> {
+    if (this.child) throw new Error('GroupStdioTransport already started');
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.launch.command, this.launch.args, {
+        env: this.launch.env,
+        cwd: this.launch.cwd,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+        shell: false,
+        windowsHide: true,
+      });
+      this.child = child;
+      child.once('error', (error) => {
+        reject(error);
+        this.onerror?.(error);
+        this.finish();
+      });
+      child.once('spawn', () => resolve());
+      child.once('close', () => this.finish());
+      child.stdin!.on('error', (error) => this.onerror?.(error));
+      child.stdout!.on('error', (error) => this.onerror?.(error));
+      child.stderr!.on('error', () => {});
+      child.stdout!.on('data', (chunk: Buffer) => {
+        this.buffer.append(chunk);
+        for (;;) {
+          let message: JSONRPCMessage | null;
+          try {
+            message = this.buffer.readMessage();
+          } catch (error) {
+            // A non-JSON line on stdout (a server logging to the wrong stream) is reported, not fatal.
+            this.onerror?.(error as Error);
+            continue;
+          }
+          if (message === null) break;
+          this.onmessage?.(message);
+        }
+      });
+      child.stderr!.on('data', (chunk: Buffer) => this.stderr(chunk.toString('utf8')));
+    });
+  }
+
+  private stderr(text: string): void {
+    const lines = (this.stderrTail + text).split(/\r?\n/);
+    this.stderrTail = lines.pop() ?? '';
+    if (this.stderrTail.length > MAX_STDERR_LINE) {
+      lines.push(this.stderrTail);
+      this.stderrTail = '';
+    }
+    for (const line of lines) if (line !== '') this.launch.onStderrLine?.(line);
+  }
+
+  private finish(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.stderrTail !== '') this.launch.onStderrLine?.(this.stderrTail);
+    this.stderrTail = '';
+    this.buffer.clear();
+    this.onclose?.();
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.child?.stdin;
+      if (!stdin || this.closed) return reject(new Error('the MCP server process is not running'));
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', () => resolve());
+    });
+  }
+
+  /** Ends stdin, then SIGTERM to the group, then SIGKILL after the grace: the whole tree goes. */
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || child.pid === undefined) return this.finish();
+    const pgid = child.pid;
+    const grace = this.launch.killGraceMs ?? 2_000;
+    const exited = child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => child.once('close', () => resolve()));
+    try {
+      child.stdin?.end();
+    } catch {
+      // already closed
+    }
+    signalGroup(pgid, 'SIGTERM');
+    const timer = setTimeout(() => {
+      if (groupAlive(pgid)) signalGroup(pgid, 'SIGKILL');
+    }, grace);
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, grace + 500).unref())]);
+    // The leader may be gone while a grandchild that ignored SIGTERM lives on: wait for the SIGKILL.
+    if (groupAlive(pgid)) {
+      await new Promise((resolve) => setTimeout(resolve, grace + 50).unref());
+      if (groupAlive(pgid)) signalGroup(pgid, 'SIGKILL');
+    }
+    clearTimeout(timer);
+    this.finish();
+  }
+}
