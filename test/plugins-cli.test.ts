@@ -73,7 +73,8 @@ describe('fermix plugins (no daemon running)', () => {
     expect(readFileSync(paths.config, 'utf8')).not.toContain(SLACK_GOOD_TOKEN);
     const ready = (await run('list', '--json')).json.result.plugins.find((p: { name: string }) => p.name === 'slack');
     expect(ready).toMatchObject({ status: 'ready', enabled: true, version: '1.0.0', tools: expect.arrayContaining(['slack_list_channels']) });
-    expect((await run('auth', 'status', 'slack', '--json')).json.result.plugins).toEqual([{ name: 'slack', auth_type: 'api_key', status: 'ready', secret_set: true, account: null }]);
+    expect(ready.account).toBe('fermixbot@Acme');
+    expect((await run('auth', 'status', 'slack', '--json')).json.result.plugins).toEqual([{ name: 'slack', auth_type: 'api_key', status: 'ready', secret_set: true, account: 'fermixbot@Acme' }]);
   });
 
   it('config, store verbs and auth clear', async () => {
@@ -90,6 +91,7 @@ describe('fermix plugins (no daemon running)', () => {
     const cleared = await run('auth', 'clear', 'slack');
     expect(cleared.stdout).toContain('Nothing was revoked upstream');
     expect(readFileSync(paths.config, 'utf8')).not.toContain('secret_ref');
+    expect(readFileSync(paths.config, 'utf8')).not.toContain('fermixbot');
     expect((await run('list', '--json')).json.result.plugins.find((p: { name: string }) => p.name === 'slack').status).toBe('needs_secret');
 
     expect((await run('disable', 'slack', '--json')).json.result).toEqual({ name: 'slack', enabled: false, status: 'disabled' });

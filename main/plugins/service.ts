@@ -151,6 +151,8 @@ export function createPluginService(deps: PluginServiceDeps) {
       editPlugins(deps.configFile, (plugins) => {
         const table = ((plugins[name] ??= {}) as RawTable);
         table.secret_ref = `keychain:${item}`;
+        if (check.account) table.account = check.account;
+        else delete table.account;
       });
       return { name, stored: true, checked: manifest.auth.health_check !== undefined, account: check.account, status: state(name)?.status ?? 'error' };
     },
@@ -160,7 +162,10 @@ export function createPluginService(deps: PluginServiceDeps) {
       const deleted = item ? deps.keychain.clear(item) : false;
       editPlugins(deps.configFile, (plugins) => {
         const table = plugins[name] as RawTable | undefined;
-        if (table) delete table.secret_ref;
+        if (table) {
+          delete table.secret_ref;
+          delete table.account;
+        }
       });
       return { name, deleted, revoked_upstream: false, status: state(name)?.status ?? 'disabled' };
     },

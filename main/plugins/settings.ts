@@ -1,8 +1,8 @@
 /**
  * `[fermix_core.plugins]` (reference §3.2/§3.3): `enabled` (plugin names), `trust_dev_key` (trust the
  * development catalog key, decision 0015; doctor WARNs), and one `[fermix_core.plugins.<name>]` table
- * per plugin holding its manifest-declared config keys (UPPER_CASE, text or boolean) and `secret_ref`,
- * the keychain item holding its api_key. Nothing else is accepted. (`dev_local` is not read yet, so it
+ * per plugin holding its manifest-declared config keys (UPPER_CASE, text or boolean), `secret_ref`
+ * (the secret-store item holding its api_key) and `account` (who that key signed in as, from the health check). Nothing else is accepted. (`dev_local` is not read yet, so it
  * is refused rather than silently ignored.)
  */
 import { z } from 'zod';
@@ -12,9 +12,11 @@ const CONFIG_KEY = /^[A-Z][A-Z0-9_]*$/;
 
 export const pluginTableSchema = z.record(z.string(), z.union([z.string(), z.boolean()])).superRefine((table, context) => {
   for (const key of Object.keys(table)) {
-    if (key === 'secret_ref') {
+    if (key === 'account') {
+      if (typeof table[key] !== 'string') context.addIssue({ code: 'custom', path: [key], message: 'must be a string (the account the stored key belongs to)' });
+    } else if (key === 'secret_ref') {
       if (typeof table[key] !== 'string' || !/^keychain:[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(String(table[key]))) context.addIssue({ code: 'custom', path: [key], message: 'must be "keychain:<item name>"' });
-    } else if (!CONFIG_KEY.test(key)) context.addIssue({ code: 'custom', path: [key], message: 'is not a plugin config key (UPPER_CASE, as the manifest declares) or secret_ref' });
+    } else if (!CONFIG_KEY.test(key)) context.addIssue({ code: 'custom', path: [key], message: 'is not a plugin config key (UPPER_CASE, as the manifest declares), secret_ref or account' });
   }
 });
 export type PluginTable = z.infer<typeof pluginTableSchema>;

@@ -101,7 +101,7 @@ export function createPluginSupervisor(deps: SupervisorDeps) {
       const status = decideReadiness({
         enabled, manifest, loadError, compatible,
         hostRuntimeOk: !manifest?.tools.some((tool) => tool.rail === 'mcp'),
-        config: Object.fromEntries(Object.entries(table).filter(([key]) => key !== 'secret_ref')),
+        config: Object.fromEntries(Object.entries(table).filter(([key]) => key !== 'secret_ref' && key !== 'account')),
         hasSecret: item !== null && deps.secrets.has(item),
         workspaceChosen: false,
         oauthClientConfigured: manifest?.auth.type === 'oauth2' && (deps.oauthClients?.() ?? []).includes(manifest.auth.provider),
@@ -117,7 +117,7 @@ export function createPluginSupervisor(deps: SupervisorDeps) {
         version: manifest?.version ?? deps.store.current(name),
         rail: manifest ? [...new Set(manifest.tools.map((tool) => tool.rail))].join(',') : entry?.rails.join(',') ?? null,
         auth_type: manifest?.auth.type ?? entry?.auth_type ?? null,
-        account: null,
+        account: typeof table.account === 'string' && item !== null ? table.account : null,
         tools: status === 'ready' && manifest ? manifest.tools.map((tool) => tool.name) : [],
         detail: loadError,
       });

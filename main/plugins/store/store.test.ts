@@ -4,6 +4,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FermixError } from '../../core/errors.js';
+import { createTestPolicy } from '../../net/test-policy.js';
+import { makeTestCertificates, startHttpsServer } from '../../net/test-support.js';
 import { makeTestCatalog, pluginVariant, PLUGIN_SOURCES, rawTarGz, REPO_ROOT, type TestCatalog } from '../../../test/fixtures/plugin-fakes/catalog-fixture.js';
 import { installPlugin, type InstallProgress } from './install.js';
 import { createPluginStore, type PluginStore } from './store.js';
@@ -82,6 +84,29 @@ describe('plugin store: install, verify, extract, activate', () => {
       expect(store.load('slack', fixture.catalog().keys)?.version).toBe('1.0.0');
     }
     expect(good.length).toBeGreaterThan(0);
+  });
+
+  it('fetches an https artifact only through Net.Guard (loopback opens only with the minted test policy)', async () => {
+    const bytes = readFileSync(join(fixture.dir, 'artifacts', 'slack-1.0.0.tar.gz'));
+    const certs = await makeTestCertificates('plugins.example');
+    const server = await startHttpsServer({ key: certs.key, cert: certs.cert }, (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/gzip' });
+      response.end(bytes);
+    });
+    try {
+      const index = join(fixture.dir, 'index.json');
+      writeFileSync(index, readFileSync(index, 'utf8').replace('file:artifacts/slack-1.0.0.tar.gz', `https://plugins.example:${server.port}/slack-1.0.0.tar.gz`));
+      const lookup = async () => [{ address: '127.0.0.1', family: 4 as const }];
+      const blocked = await refusal(installPlugin({ ...deps(), net: { ca: certs.ca, lookup } }, 'slack'));
+      expect(blocked.code).toBe('blocked_url');
+      assertNothingHalfInstalled(null);
+      await installPlugin({ ...deps(), net: { policy: createTestPolicy(), ca: certs.ca, lookup } }, 'slack');
+      expect(store.load('slack', fixture.catalog().keys)?.version).toBe('1.0.0');
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      await server.close();
+      await certs.cleanup();
+    }
   });
 
   it('refuses to load a plugin whose installed file was edited afterwards', async () => {
