@@ -1,6 +1,6 @@
 // Bundles the daemon + CLI for plain Node (out/node/cli.mjs). Pure-JS dependencies are bundled in: loading
 // zod or ws as hundreds of separate ESM files costs ~0.4 s of start-up here. Kept external: packages that
-// load files beside themselves (node-sqlite3-wasm's .wasm), N-API modules, and big lazily loaded ones.
+// load files beside themselves (node-sqlite3-wasm's and web-tree-sitter's .wasm), N-API modules, and big lazily loaded ones.
 // Runs in `prepare` (so `npx fermix` works right after `npm ci`) and before tests and benchmarks.
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -48,7 +48,7 @@ const result = await build({
   target: 'node20',
   external: [
     'electron', 'node-sqlite3-wasm', '@napi-rs/keyring', '@nut-tree-fork/*', 'playwright-core', 'playwright',
-    'bufferutil', 'utf-8-validate', '@sigstore/*',
+    'bufferutil', 'utf-8-validate', '@sigstore/*', 'web-tree-sitter',
   ],
   // Bundled CommonJS dependencies (ws, ajv) call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __fermixCreateRequire } from 'node:module'; const require = __fermixCreateRequire(import.meta.url);" },

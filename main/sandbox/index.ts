@@ -7,8 +7,8 @@ export { sandboxConfigSchema, ENV_LIMITS, BASE_ENV_NAMES } from './sandbox-confi
 export type { SandboxConfig, SandboxConfigInput, SandboxEnvConfig, SandboxCommandConfig, SandboxJailConfig, SandboxMode, CommandProfile } from './sandbox-config.js';
 export { createPathPolicy } from './path-policy.js';
 export type { PathPolicy, PathPolicyOptions, PathDecision, DenyReason, Access, CheckContext, GrantCheck } from './path-policy.js';
-export { findHardline, checkHardline } from './hardline.js';
-export type { HardlineHit, HardlineRule, HardlineContext } from './hardline.js';
+export { findHardline, checkHardline, explainHardline, loadHardline, hardlineParserStatus, HARDLINE_RULES, MAX_COMMAND_BYTES } from './hardline.js';
+export type { HardlineHit, HardlineRule, HardlineContext, HardlineReport } from './hardline.js';
 export { buildChildEnv, createRedactor, DEFAULT_DENY, HELPER_BUDGET_MS } from './env.js';
 export type { BuildEnvOptions, ChildEnv, Redactor, UnresolvedReason } from './env.js';
 export { createCommandRunner, commandFailure, DEFAULT_TIMEOUT_MS, DEFAULT_MAX_OUTPUT_BYTES } from './runner.js';

@@ -1,13 +1,13 @@
 /**
  * The sandbox as the shell tool and the CLI see it: one object wiring the path gate, hardline,
  * child environment, redaction, OS jail and runner in the order Fermix applies them
- * (working dir → hardline → env → run → redact → failure tag). The composition root creates one.
+ * (size cap → working dir → hardline → env → run → redact → failure tag). The composition root creates one.
  */
 import path from 'node:path';
 import { FermixError } from '../core/errors.js';
 import { redactSecrets } from '../core/redaction.js';
 import { buildChildEnv, createRedactor, type Redactor } from './env.js';
-import { findHardline, hardlineError } from './hardline.js';
+import { findHardline, hardlineError, loadHardline, MAX_COMMAND_BYTES } from './hardline.js';
 import type { Jail } from './jail.js';
 import { createPathPolicy, type PathPolicy } from './path-policy.js';
 import { commandFailure, createCommandRunner, DEFAULT_TIMEOUT_MS, type CommandRunner, type RunResult } from './runner.js';
@@ -75,8 +75,18 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     onDenied: (d) => options.onEvent?.({ type: 'sandbox_denied', reason: d.reason ?? 'invalid_path', path: d.realPath ?? d.input, access: d.access }),
   });
   const runner = options.runner ?? createCommandRunner();
+  // The shell parser behind hardline loads once, in the background; the first command awaits it.
+  const hardlineReady = loadHardline();
 
   const runShell = async (request: ShellRequest): Promise<ShellResult> => {
+    // The size cap comes before anything reads the command (the hardline is linear, but not free).
+    if (typeof request.command !== 'string' || Buffer.byteLength(request.command, 'utf8') > MAX_COMMAND_BYTES) {
+      throw new FermixError({
+        code: 'invalid_command',
+        message: `Command is empty or longer than ${MAX_COMMAND_BYTES} bytes.`,
+        hint: 'Pass one non-empty shell command line in `command`; write long scripts to a file and run the file.',
+      });
+    }
     const context = { baseDir: workspace, requestCwd: request.requestCwd };
     const cwdDecision = policy.decide(request.working_dir ?? workspace, 'write', context);
     if (!cwdDecision.allowed) {
@@ -86,6 +96,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       throw error;
     }
     const cwd = cwdDecision.realPath as string;
+    await hardlineReady;
     const hit = findHardline(request.command, {
       home,
       fermixHome,
