@@ -1,6 +1,6 @@
 // `npm run bench`: runs every suite and writes bench/results.json (machine-readable), printing a table.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { Metric } from './metric.js';
 
@@ -11,6 +11,8 @@ const suites: Record<string, () => Promise<{ run(): Promise<Metric[]> }>> = {
   registry: () => import('./suites/registry.js'),
   renderer: () => import('./suites/renderer.js'),
   store: () => import('./suites/store.js'),
+  streaming: () => import('./suites/streaming.js'),
+  memory: () => import('./suites/memory.js'),
   'turn-cost': () => import('./suites/turn-cost.js'),
 };
 
@@ -29,5 +31,11 @@ for (const [name, load] of Object.entries(suites)) {
 const file = join(import.meta.dirname, 'results.json');
 // A filtered run (`npm run bench -- registry`) keeps the other suites' last figures.
 const previous = only.length && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')).suites as Record<string, Metric[]>) : {};
-writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: cpus().length, memory_gb: Math.round(totalmem() / 2 ** 30), suites: { ...previous, ...results } }, null, 2));
+const all = { ...previous, ...results };
+// One line for people skimming the file: how many figures meet their goal, and which do not.
+const judged = Object.entries(all).flatMap(([suite, metrics]) => metrics.filter((m) => m.goal !== undefined).map((m) => ({ suite, ...m })));
+const missed = judged.filter((m) => !m.met);
+const verdict = `${judged.length - missed.length} of ${judged.length} figures meet their goal${missed.length ? `; not met: ${missed.map((m) => `${m.suite}/${m.name} ${m.value} ${m.unit} (goal ${m.direction === 'lower' ? '≤' : '≥'} ${m.goal})`).join(', ')}` : ''}`;
+writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), node: process.version, cpus: cpus().length, memory_gb: Math.round(totalmem() / 2 ** 30), load_average: loadavg().map((v) => Number(v.toFixed(2))), verdict, suites: all }, null, 2));
+console.log(`\n${verdict}`);
 console.log(`\nwrote ${file}`);
