@@ -10,6 +10,7 @@ const suites: Record<string, () => Promise<{ run(): Promise<Metric[]> }>> = {
   'deferral-tokens': () => import('./suites/deferral-tokens.js'),
   registry: () => import('./suites/registry.js'),
   renderer: () => import('./suites/renderer.js'),
+  hardline: () => import('./suites/hardline.js'),
   store: () => import('./suites/store.js'),
   streaming: () => import('./suites/streaming.js'),
   memory: () => import('./suites/memory.js'),

@@ -163,6 +163,12 @@ describe('hardline', () => {
     expect(findHardline(`${'$('.repeat(80)}ls${')'.repeat(80)}`, context)?.rule).toBe('too_deep');
   });
 
+  it('does not let a remembered verdict stand in for a longer command with the same start', () => {
+    const padding = 'x'.repeat(700);
+    expect(findHardline(`rm -rf ${padding} build; rm -rf ${padding} /`, context)?.rule).toBe('recursive_delete');
+    expect(findHardline(`rm -rf build; cd /; rm -rf build; rm -rf *`, context)?.rule).toBe('recursive_delete');
+  });
+
   it('reads a well-formed command with the parser and the linear scan both', () => {
     expect(explainHardline('git status && npm test', context)).toEqual({ hit: undefined, readers: ['tree', 'scan'] });
     expect(explainHardline('rm -rf / && echo done', context).readers).toEqual(['tree', 'scan']);

@@ -16,6 +16,10 @@ import { isInertCommand } from './rules.js';
 import { scanStructure, type Structure } from './scan.js';
 import { evaluateWord, heredocText, type WordEnv } from './words.js';
 
+/** Characters that neither end a word nor start a quote or an expansion. */
+const WORD_CHAR = new Uint8Array(128).fill(1);
+for (const c of ' \t\n;&|()<>\\\'"`$') WORD_CHAR[c.charCodeAt(0)] = 0;
+
 /** Shared empty lists (most commands have no redirection); replaced by a fresh array on first push. */
 const NONE_REDIRECTS: Redirect[] = [];
 const NONE_FEEDS: Feed[] = [];
@@ -117,6 +121,7 @@ export function conservativeScript(st: Structure, env: WordEnv): Script {
         // A command no rule is about is not kept on its own (most are); inside a pipeline a run of
         // them is one unknown filter.
         const inert = isInertCommand(cmd);
+        cmd.plain = inert || undefined;
         if (inert && (piped || stages.length > 0)) {
           if (stages[stages.length - 1] !== INERT_STAGE) stages.push(INERT_STAGE);
         } else if (!inert) {
@@ -236,6 +241,11 @@ export function conservativeScript(st: Structure, env: WordEnv): Script {
         // A word: up to the next unquoted blank or operator, jumping over quotes and expansions.
         let j = i;
         while (j < end) {
+          const code = text.charCodeAt(j);
+          if (code < 128 && WORD_CHAR[code] === 1) {
+            j += 1;
+            continue;
+          }
           const ch = text[j];
           if (ch === ' ' || ch === '\t' || ch === '\n' || ch === ';' || ch === '&' || ch === '|' || ch === ')' || (ch === '(' && j > i && text[j - 1] !== '$' && text[j - 1] !== '<' && text[j - 1] !== '>')) break;
           if ((ch === '<' || ch === '>') && text[j + 1] !== '(') break;

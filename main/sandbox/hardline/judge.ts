@@ -32,6 +32,10 @@ export interface Found {
 
 export interface Decision {
   deadline: number;
+  /** Verdicts of commands already judged in this decision, by working directory and text. */
+  seen?: Map<string, Found | null>;
+  /** Verdicts of scripts already judged (both readers hand the same `sh -c` text over). */
+  scripts?: Map<string, Array<{ cwd: string | undefined; positional: string | undefined; found: Found | null }>>;
   /** How each text was read, for `fermix sandbox explain --command` and the tests. */
   readers: Set<'tree' | 'scan' | 'scan_unquoted'>;
 }
@@ -44,6 +48,19 @@ const MAX_COMPOSED = 16;
 
 export function judgeText(text: string, context: JudgeContext, depth: number, decision: Decision): Found | undefined {
   if (depth > MAX_NESTING) return { rule: 'too_deep', excerpt: text };
+  if (depth === 0) return readAndJudge(text, context, depth, decision);
+  decision.scripts ??= new Map();
+  const positional = context.positional?.join('\u0000');
+  const entries = decision.scripts.get(text) ?? [];
+  const known = entries.find((e) => e.cwd === context.cwd && e.positional === positional);
+  if (known !== undefined) return known.found ?? undefined;
+  const found = readAndJudge(text, context, depth, decision);
+  entries.push({ cwd: context.cwd, positional, found: found ?? null });
+  decision.scripts.set(text, entries);
+  return found;
+}
+
+function readAndJudge(text: string, context: JudgeContext, depth: number, decision: Decision): Found | undefined {
   const st = scanStructure(text);
   if (st.depth > MAX_STRUCTURE_DEPTH) return { rule: 'too_deep', excerpt: text };
   const env = { home: context.home, positional: context.positional };
@@ -99,8 +116,8 @@ function judgeScript(script: Script, context: JudgeContext, depth: number, decis
     const stages = pipeline.stages;
     for (let i = 0; i < stages.length; i += 1) {
       const stage = stages[i];
-      if (!isPlainCommand(stage)) {
-        const found = judgeCmd(stage, local, depth, decision, flow);
+      if (stage.plain !== true && !isPlainCommand(stage)) {
+        const found = judgeCached(stage, local, depth, decision, flow);
         if (found !== undefined) return found;
       }
       if (i < stages.length - 1) flow = outputOf(stage, flow);
@@ -114,6 +131,24 @@ function judgeScript(script: Script, context: JudgeContext, depth: number, decis
     }
   }
   return undefined;
+}
+
+/**
+ * judgeCmd, remembered for commands that stand alone (no stdin from a pipe or here-doc, no
+ * positional parameters): an input repeating one command thousands of times is judged once.
+ */
+function judgeCached(cmd: Cmd, context: JudgeContext, depth: number, decision: Decision, input: Flow | undefined): Found | undefined {
+  // The excerpt is the command's whole source text only when it was not cut (600 characters).
+  if (input !== undefined || cmd.feeds.length > 0 || context.positional !== undefined || cmd.excerpt === '' || cmd.excerpt.length >= 600) {
+    return judgeCmd(cmd, context, depth, decision, input);
+  }
+  decision.seen ??= new Map();
+  const key = `${context.cwd ?? ''}\u0000${cmd.excerpt}`;
+  const known = decision.seen.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const found = judgeCmd(cmd, context, depth, decision, input);
+  decision.seen.set(key, found ?? null);
+  return found;
 }
 
 function judgeCmd(cmd: Cmd, context: JudgeContext, depth: number, decision: Decision, input: Flow | undefined): Found | undefined {

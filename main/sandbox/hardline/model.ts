@@ -50,6 +50,8 @@ export interface Cmd {
   opaqueOutputFetched?: boolean;
   /** The words with wrappers removed, computed once by the judge. */
   unwrapped?: Unwrapped;
+  /** Known to be a command no rule is about (set by the reader that built it). */
+  plain?: boolean;
 }
 
 export interface Pipeline {

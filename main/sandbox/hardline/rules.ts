@@ -107,13 +107,24 @@ export function judgeWords(words: Word[], context: TargetContext, judgeInner: Ju
   const operandWords = argWords.filter((w) => !w.text.startsWith('-') || w.text === '-');
   const dangerous = (w: Word) => isCatastrophicTarget(w, context);
   const flags = shortFlags(args);
+  // `rm -rf a a a …`: each distinct operand is judged once.
+  const anyDangerous = (list: Word[]) => {
+    const seen = new Set<string>();
+    for (const w of list) {
+      const key = w.pattern === undefined ? w.text : `${w.text}\u0000${w.pattern}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (dangerous(w)) return true;
+    }
+    return false;
+  };
 
   switch (base) {
     case 'rm':
     case 'srm': {
       if (args.includes('--no-preserve-root')) return 'recursive_delete';
       const recursive = flags.has('r') || flags.has('R') || args.includes('--recursive');
-      if (recursive && operandWords.some(dangerous)) return 'recursive_delete';
+      if (recursive && anyDangerous(operandWords)) return 'recursive_delete';
       return undefined;
     }
     case 'rsync': {
@@ -130,11 +141,11 @@ export function judgeWords(words: Word[], context: TargetContext, judgeInner: Ju
     case 'chattr':
     case 'setfacl': {
       const recursive = flags.has('R') || args.includes('--recursive');
-      if (recursive && operandWords.some(dangerous)) return 'recursive_permissions';
+      if (recursive && anyDangerous(operandWords)) return 'recursive_permissions';
       return undefined;
     }
     case 'mv':
-      return operandWords.slice(0, -1).some(dangerous) ? 'move_root' : undefined;
+      return anyDangerous(operandWords.slice(0, -1)) ? 'move_root' : undefined;
     case 'dd':
     case 'dcfldd': {
       const of = argWords.find((w) => w.text.startsWith('of='));

@@ -145,7 +145,7 @@ export function scanStructure(src: string): Structure {
       continue;
     }
     if (c === '"') {
-      if (!inWord) tokens += 1;
+      tokens += inWord ? 1 : 2;
       inWord = true;
       push('dq', i);
       i += 1;
@@ -226,8 +226,12 @@ export function scanStructure(src: string): Structure {
     }
     if (!inWord) tokens += 1;
     inWord = true;
-    let j = i + 1;
-    while (j < n && isPlain(src[j])) j += 1;
+    let j = i;
+    while (j < n && isPlain(src[j])) {
+      // Braces, commas and glob characters split a word into several nodes of the parser's tree.
+      if (GLOBBY[src.charCodeAt(j)] === 1) tokens += 1;
+      j += 1;
+    }
     i = j;
   }
   if (frames.length > 1 || pending.length > 0) wellFormed = false;
@@ -241,6 +245,7 @@ export function scanStructure(src: string): Structure {
   return { text, close, heredocs, wellFormed, tokens, depth, pipes };
 
   function singleQuoted(at: number): number {
+    tokens += 1;
     const end = src.indexOf("'", at + 1);
     const stop = end === -1 ? n : end + 1;
     if (end === -1) wellFormed = false;
@@ -250,6 +255,7 @@ export function scanStructure(src: string): Structure {
 
   /** `$(`, `$((`, `${`, `$'…'`, `$"…"`, `` ` ``, or a plain `$name`. Returns the next index. */
   function openExpansion(c: string, n1: string | undefined, n2: string | undefined, at: number): number {
+    tokens += 1; // every expansion is a node of the parser's tree
     if (c === '`') {
       push('bq', at);
       return at + 1;
@@ -339,6 +345,10 @@ export function scanStructure(src: string): Structure {
         bodyEnd = j - removed;
         wellFormed = false;
       }
+      if (!doc.quoted) {
+        // Substitutions in an unquoted body are nodes of the parser's tree too.
+        for (let k = bodyStart + removed; k < j; k += 1) if (src[k] === '$' || src[k] === '`') tokens += 1;
+      }
       heredocs.set(doc.op, { op: doc.op, delimiter: doc.delimiter, quoted: doc.quoted, bodyStart, bodyEnd, end: j - removed });
     }
     pending.length = 0;
@@ -349,6 +359,9 @@ export function scanStructure(src: string): Structure {
 /** Characters that end a run of plain word characters in code. */
 const SPECIAL = new Uint8Array(128);
 for (const c of ' \t\n\\\'"$`#()|&;<>') SPECIAL[c.charCodeAt(0)] = 1;
+
+const GLOBBY = new Uint8Array(65536);
+for (const c of '{},*?[') GLOBBY[c.charCodeAt(0)] = 1;
 
 function isPlain(c: string): boolean {
   const code = c.charCodeAt(0);

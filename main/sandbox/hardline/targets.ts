@@ -88,7 +88,7 @@ function isPlainName(t: string): boolean {
 }
 
 function needsNormalising(t: string): boolean {
-  return t.includes('//') || t.includes('/.') || t.includes('*') || t.endsWith('/');
+  return t.includes('//') || t.includes('/./') || t.includes('/../') || t.endsWith('/.') || t.endsWith('/..') || t.includes('*') || (t.endsWith('/') && t !== '/');
 }
 
 /** `/`, `//`, `/.`, `/*`, `/./*`, `/..` all mean the root: normalise and drop trailing globs. */

@@ -281,7 +281,9 @@ function command(state: State, node: SyntaxNode, forking: boolean): Cmd {
 
 /** A word node: its value from the source text, and the commands of its substitutions. */
 function word(state: State, node: SyntaxNode): Word {
-  const w = evaluateWord(state.st.text, state.st.close, node.startIndex, node.endIndex, state.env).word;
+  const { word: w, nested } = evaluateWord(state.st.text, state.st.close, node.startIndex, node.endIndex, state.env);
+  // No `$( )`, backtick or `<( )` in the word: nothing below it to walk.
+  if (nested.length === 0) return w;
   const before = state.script.pipelines.length;
   if (nestedIn(state, node)) w.fetched = true;
   if (state.script.pipelines.length > before) w.sources = state.script.pipelines.slice(before);
