@@ -38,8 +38,9 @@ describe('the desktop app in Electron', () => {
       expect(await window.evaluate('typeof process')).toBe('undefined');
       expect(await window.evaluate('Object.keys(window.fermix).sort().join()')).toBe('invoke,subscribe');
 
+      // The IPC round trip: New conversation opens a draft (stored only with its first message).
       await window.getByRole('button', { name: 'New conversation' }).click();
-      await window.getByRole('list', { name: 'Conversations' }).getByRole('listitem').first().waitFor();
+      await window.getByRole('heading', { name: 'New conversation', level: 1 }).waitFor();
 
       // No new windows, no navigation away from the app.
       expect(await window.evaluate("window.open('https://example.com/') === null")).toBe(true);

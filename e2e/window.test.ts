@@ -52,14 +52,13 @@ describe('the window in Chromium, served by `fermix daemon`', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('creates a conversation with the button and lists it', async () => {
+  it('opens a new conversation with the button, stored only once it has a message', async () => {
     await page.getByRole('button', { name: 'New conversation' }).click();
     const list = page.getByRole('list', { name: 'Conversations' });
-    await list.getByRole('button', { name: /New conversation/ }).waitFor();
-    expect(await list.getByRole('listitem').count()).toBe(1);
     await page.getByRole('heading', { name: 'New conversation', level: 1 }).waitFor();
+    expect(await list.getByRole('listitem').count()).toBe(0);
     const stored = await apiCall(daemon, 'conversations.list');
-    expect(stored.body.result.conversations).toHaveLength(1);
+    expect(stored.body.result.conversations).toHaveLength(0);
     await saveScreenshot(page, 'conversation-created');
     expect(pageErrors).toEqual([]);
   });
@@ -69,7 +68,7 @@ describe('the window in Chromium, served by `fermix daemon`', () => {
     expect(created.status).toBe(200);
     const list = page.getByRole('list', { name: 'Conversations' });
     await list.getByRole('button', { name: /Started from the CLI/ }).waitFor({ timeout: 5000 });
-    expect(await list.getByRole('listitem').count()).toBe(2);
+    expect(await list.getByRole('listitem').count()).toBe(1);
     await saveScreenshot(page, 'live-event');
   });
 
@@ -79,7 +78,7 @@ describe('the window in Chromium, served by `fermix daemon`', () => {
     expect(page.url()).toBe(daemon.base);
     const list = page.getByRole('list', { name: 'Conversations' });
     await list.getByRole('button', { name: /Started from the CLI/ }).waitFor();
-    expect(await list.getByRole('listitem').count()).toBe(2);
+    expect(await list.getByRole('listitem').count()).toBe(1);
     await saveScreenshot(page, 'after-reload');
     expect(pageErrors).toEqual([]);
   });

@@ -26,6 +26,7 @@ import { computerUseState, createComputerHandlers, createComputerUseControl } fr
 import { createSettingsHandlers } from './settings-handlers.js';
 import { createProviderSettingsHandlers } from './provider-settings-handlers.js';
 import { createChatHistoryHandlers } from './chat-history-handlers.js';
+import { createConversationHandlers } from './conversation-handlers.js';
 import { createAttachmentHandlers } from './attachment-handlers.js';
 import { createAttachmentSink } from './attachment-sink.js';
 import { createAttachmentStore } from '../store/attachments.js';
@@ -214,18 +215,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
         return { stopping: true as const, pid: process.pid };
       },
       'system.doctor': async () => ({ checks: await doctor.run() }),
-      'conversations.create': (input) => {
-        const row = conversations.create(input.title);
-        events.emit(row.id, 'conversation.created', { id: row.id, title: row.title });
-        return row;
-      },
-      'conversations.list': (input) => ({ conversations: conversations.list(input.limit) }),
-      'conversations.get': (input) => ({ conversation: conversations.get(input.id), messages: conversations.messages(input.id) }),
-      'conversations.rename': (input) => {
-        const row = conversations.rename(input.id, input.title);
-        events.emit(row.id, 'conversation.updated', { id: row.id, title: row.title });
-        return row;
-      },
+      ...createConversationHandlers({ conversations, events }),
       'events.replay': (input) => events.replay(input.stream, input.after_seq),
       ...capabilities.handlers,
       ...createChatHandlers(agent, { events }),

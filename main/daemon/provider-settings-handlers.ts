@@ -9,6 +9,7 @@ import { loadConfig, updateConfig } from '../config/config-file.js';
 import { FermixError } from '../core/errors.js';
 import type { Keychain } from '../secrets/keychain.js';
 import { listModels } from '../agent/providers/model-list.js';
+import { defaultProviderName } from '../api/provider-name.js';
 
 export type ProviderSettingsMethodName = 'providers.probe_models' | 'providers.add' | 'providers.remove' | 'providers.set_primary' | 'providers.set_model' | 'providers.set_key';
 
@@ -48,7 +49,7 @@ export function createProviderSettingsHandlers(options: ProviderSettingsOptions)
   return {
     'providers.probe_models': async (input) => ({
       models: await listModels(
-        { name: 'new provider', type: input.type, baseUrl: input.base_url ?? (input.type === 'openai-compatible' ? OLLAMA_BASE_URL : undefined), model: '', primary: false, timeoutMs: 10_000, keySource: 'none', keyLabel: null },
+        { name: defaultProviderName(input.type, input.base_url), type: input.type, baseUrl: input.base_url ?? (input.type === 'openai-compatible' ? OLLAMA_BASE_URL : undefined), model: '', primary: false, timeoutMs: 10_000, keySource: 'none', keyLabel: null },
         input.api_key,
         options.fetch,
       ),

@@ -177,4 +177,22 @@ export const MIGRATIONS: Migration[] = [
       )`,
     ],
   },
+  {
+    version: 7,
+    // 7, not 5: homes that already ran 6 (committed first) would skip a 5 appended after it.
+    name: 'conversation pins, title source, soft delete, full-text search',
+    statements: [
+      'ALTER TABLE conversations ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0',
+      // auto: first words (the daemon may replace it with a model-written title once); model; user (renamed).
+      "ALTER TABLE conversations ADD COLUMN title_source TEXT NOT NULL DEFAULT 'user'",
+      // Delete is undoable for a while: a deleted row is hidden, then purged (store.purgeDeleted).
+      'ALTER TABLE conversations ADD COLUMN deleted_at TEXT',
+      // Search by message text: an external-content index over messages, kept in step by triggers.
+      "CREATE VIRTUAL TABLE messages_fts USING fts5(content, content='messages', content_rowid='id', tokenize='unicode61 remove_diacritics 2')",
+      'CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content); END',
+      "CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.id, old.content); END",
+      "CREATE TRIGGER messages_fts_update AFTER UPDATE OF content ON messages BEGIN INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.id, old.content); INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content); END",
+      "INSERT INTO messages_fts(messages_fts) VALUES ('rebuild')",
+    ],
+  },
 ];

@@ -10,6 +10,7 @@ import { createControlsStore, type ControlsState } from '../features/controls/st
 import { createProvidersStore, type ProvidersState } from '../features/providers/store.js';
 import { createSettingsStore, type SettingsState } from '../features/settings/store.js';
 import { createVoiceStore, type VoiceStore } from '../features/voice/store.js';
+import { createLayoutStore, type LayoutState } from './layout-store.js';
 
 export interface AppModel {
   client: ApiClient;
@@ -22,6 +23,8 @@ export interface AppModel {
   controls: StoreApi<ControlsState>;
   settings: StoreApi<SettingsState>;
   audit: StoreApi<AuditState>;
+  /** Which panes are open, the palette and the shortcut sheet. */
+  layout: StoreApi<LayoutState>;
   /** Owned by the voice feature; mounted with VoiceProvider in main.tsx. */
   voice: VoiceStore;
   dispose(): void;
@@ -51,15 +54,18 @@ export function createAppModel(transport: AppTransport): AppModel {
   const audit = createAuditStore(client);
   const voice = createVoiceStore(client);
   const attachments = createAttachmentsStore(client);
+  const layout = createLayoutStore();
   // The thread and the list need each other (a first message creates a conversation; selecting one opens
   // its thread): the list is created first and the thread reaches it through this late-bound reference.
   const late: { chat?: StoreApi<ChatState> } = {};
   const thread = createThreadStore({
     client,
     async createConversation(title) {
-      const row = await late.chat!.getState().create(title);
+      // Called with the first message's words: a provisional title the daemon may improve once.
+      const row = await late.chat!.getState().create(title, { auto: true });
       return row?.id;
     },
+    startDraft: (title) => late.chat!.getState().startDraft(title),
     pauseComputer: () => controls.getState().pause(),
     resumeComputer: () => controls.getState().resume(),
   });
@@ -117,6 +123,7 @@ export function createAppModel(transport: AppTransport): AppModel {
     controls,
     settings,
     audit,
+    layout,
     voice,
     dispose() {
       stopRemember();

@@ -22,26 +22,51 @@ afterEach(cleanup);
 const connectionStatus = () => screen.getAllByRole('status').find((element) => element.classList.contains('status-connection'))!;
 
 describe('the window', () => {
-  it('shows Connected and the daemon version, creates a conversation, and lists events from elsewhere', async () => {
-    const daemon = inProcessDaemon({ authorized: true });
+  it('shows Connected and the daemon version; New conversation stores nothing until the first message; lists events from elsewhere', async () => {
+    const daemon = inProcessDaemon({ authorized: true, handlers: { 'chat.send': (input) => ({ conversation_id: input.conversation_id ?? 'x', turn_id: 't1', position: 0, events_after_seq: 0, turn: null }) } });
     await renderApp(daemon.transport);
     expect(connectionStatus().textContent).toContain('Connected');
     expect(screen.getByText('Fermix daemon 9.8.7')).toBeTruthy();
-    expect(screen.getByText('No conversations yet.')).toBeTruthy();
+    expect(screen.getByText(/No conversations yet/)).toBeTruthy();
 
+    // Clicking it twice adds nothing: the draft exists only in the window.
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'New conversation' })));
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'New conversation' })));
     const list = screen.getByRole('list', { name: 'Conversations' });
-    expect(within(list).getAllByRole('listitem')).toHaveLength(1);
+    expect(within(list).queryAllByRole('listitem')).toHaveLength(0);
+    expect(daemon.calls.filter((call) => call.method === 'conversations.create')).toHaveLength(0);
     expect(screen.getByRole('heading', { level: 1, name: 'New conversation' })).toBeTruthy();
+    // Three starters instead of token commands.
+    expect(within(screen.getByRole('list', { name: 'Suggestions' })).getAllByRole('button')).toHaveLength(3);
+    expect(screen.queryByText('/confirm TOKEN')).toBeNull();
+
+    fireEvent.change(screen.getByRole('textbox', { name: 'Message' }), { target: { value: 'Plan my garden for spring\nwith details' } });
+    await act(async () => fireEvent.keyDown(screen.getByRole('textbox', { name: 'Message' }), { key: 'Enter' }));
+    expect(daemon.calls.filter((call) => call.method === 'conversations.create').map((call) => call.input)).toEqual([{ title: 'Plan my garden for spring', auto_title: true }]);
+    expect(within(list).getAllByRole('listitem').map((item) => item.textContent)).toEqual([expect.stringContaining('Plan my garden for spring')]);
 
     await act(async () => daemon.emit('c9', 'conversation.created', { id: 'c9', title: 'From the CLI' }));
-    expect(within(list).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
-      expect.stringContaining('From the CLI'),
-      expect.stringContaining('New conversation'),
-    ]);
+    expect(within(list).getAllByRole('listitem')).toHaveLength(2);
+    expect(within(list).getByText('From the CLI')).toBeTruthy();
     await act(async () => daemon.emit('c9', 'conversation.updated', { id: 'c9', title: 'Renamed' }));
     expect(within(list).getByText('Renamed')).toBeTruthy();
     expect(within(list).getAllByRole('listitem')).toHaveLength(2);
+    // Grouped by day, no full date-time on the row.
+    expect(screen.getByText('Older')).toBeTruthy();
+  });
+
+  it('opens the command palette with Ctrl+K and the shortcut sheet with ?, and hides computer use while it is off', async () => {
+    await renderApp(inProcessDaemon({ authorized: true }).transport);
+    expect(screen.queryByText(/Computer use/)).toBeNull();
+    await act(async () => fireEvent.keyDown(window, { key: 'k', ctrlKey: true }));
+    const palette = screen.getByRole('dialog', { name: 'Command palette' });
+    fireEvent.change(within(palette).getByRole('combobox'), { target: { value: 'sett prov' } });
+    expect(within(palette).getAllByRole('option').map((option) => option.textContent)).toEqual([expect.stringContaining('Settings → Providers')]);
+    await act(async () => fireEvent.keyDown(within(palette).getByRole('combobox'), { key: 'Enter' }));
+    expect(screen.queryByRole('dialog', { name: 'Command palette' })).toBeNull();
+    expect(screen.getByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
+    await act(async () => fireEvent.keyDown(document.body, { key: '?' }));
+    expect(within(screen.getByRole('dialog', { name: 'Keyboard shortcuts' })).getByText('New conversation')).toBeTruthy();
   });
 
   it('shows one clear not-authorized screen with the hint, and loads no feature data', async () => {

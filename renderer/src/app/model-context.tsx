@@ -9,6 +9,7 @@ import type { ControlsState } from '../features/controls/store.js';
 import type { ProvidersState } from '../features/providers/store.js';
 import type { SettingsState } from '../features/settings/store.js';
 import type { AppModel } from './app-model.js';
+import type { LayoutState } from './layout-store.js';
 
 const ModelContext = createContext<AppModel | null>(null);
 
@@ -46,4 +47,15 @@ export function useSettings<T>(selector: (state: SettingsState) => T): T {
 }
 export function useAudit<T>(selector: (state: AuditState) => T): T {
   return useStore(useModel().audit, selector);
+}
+export function useLayout<T>(selector: (state: LayoutState) => T): T {
+  return useStore(useModel().layout, selector);
+}
+/** The layout store itself, for event handlers that act without re-rendering (the shortcuts). */
+export function useLayoutStore() {
+  return useModel().layout;
+}
+/** The conversation list store itself, for the palette's and the shortcuts' actions. */
+export function useChatStore() {
+  return useModel().chat;
 }

@@ -1,15 +1,23 @@
+import { Icon, type IconName } from '../ui/icons.js';
+import { modKey } from '../features/palette/shortcuts.js';
+import { useLayout } from './model-context.js';
+
 export type Screen = 'chat' | 'plugins' | 'settings' | 'audit';
 
-const SCREENS: { id: Screen; label: string }[] = [
-  { id: 'chat', label: 'Chat' },
-  { id: 'plugins', label: 'Plugins' },
-  { id: 'settings', label: 'Settings' },
-  { id: 'audit', label: 'Audit' },
+export const SCREENS: { id: Screen; label: string; icon: IconName }[] = [
+  { id: 'chat', label: 'Chat', icon: 'chat' },
+  { id: 'plugins', label: 'Plugins', icon: 'plug' },
+  { id: 'settings', label: 'Settings', icon: 'gear' },
+  { id: 'audit', label: 'Audit', icon: 'shield' },
 ];
 
+/** The main navigation: a labelled column, a rail of icons when collapsed, a top bar in one column. */
 export function Navigation({ current, onSelect }: { current: Screen; onSelect: (screen: Screen) => void }) {
+  const collapsed = useLayout((state) => state.navCollapsed);
+  const toggle = useLayout((state) => state.toggleNav);
+  const open = useLayout((state) => state.open);
   return (
-    <nav className="navigation" aria-label="Main">
+    <nav className="navigation" aria-label="Main" data-collapsed={collapsed || undefined}>
       <div className="brand" aria-hidden="true">
         <span className="brand-mark">F</span>
         <span className="brand-name">Fermix</span>
@@ -20,14 +28,34 @@ export function Navigation({ current, onSelect }: { current: Screen; onSelect: (
             <button
               type="button"
               className="nav-item"
+              aria-label={screen.label}
+              title={collapsed ? screen.label : undefined}
               aria-current={current === screen.id ? 'page' : undefined}
               onClick={() => onSelect(screen.id)}
             >
-              {screen.label}
+              <Icon name={screen.icon} size={18} />
+              <span className="nav-label">{screen.label}</span>
             </button>
           </li>
         ))}
       </ul>
+      <div className="nav-tools">
+        <button type="button" className="nav-item" aria-label="Command palette" title={`Command palette (${modKey()}+K)`} onClick={() => open('palette')}>
+          <Icon name="search" size={18} />
+          <span className="nav-label">Commands <kbd>{modKey()}+K</kbd></span>
+        </button>
+        <button
+          type="button"
+          className="nav-item nav-collapse"
+          aria-label={collapsed ? 'Expand navigation' : 'Collapse navigation'}
+          aria-expanded={!collapsed}
+          title={`${collapsed ? 'Expand' : 'Collapse'} (${modKey()}+Shift+\\)`}
+          onClick={toggle}
+        >
+          <Icon name="chevron" size={18} />
+          <span className="nav-label">Collapse</span>
+        </button>
+      </div>
     </nav>
   );
 }

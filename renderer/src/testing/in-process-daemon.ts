@@ -6,7 +6,9 @@ import type { EventEnvelope } from '../../../main/api/events.js';
 import { FermixError } from '../../../main/core/errors.js';
 import type { AppTransport } from '../api/transport.js';
 
-type Row = { id: string; title: string; created_at: string; updated_at: string };
+type Row = { id: string; title: string; created_at: string; updated_at: string; pinned?: boolean; title_source?: 'auto' | 'model' | 'user' };
+/** A row as the API returns it (tests may push rows with only the basic fields). */
+const full = (row: Row) => ({ pinned: false, title_source: 'user' as const, ...row });
 
 export interface InProcessDaemon {
   transport: AppTransport;
@@ -37,15 +39,15 @@ export function inProcessDaemon(options: { authorized?: boolean; handlers?: Part
       guard();
       return { pid: 42, version: '9.8.7', started_at: '2026-01-01T00:00:00.000Z', uptime_s: 3, home: '/home/test/.fermix', http_url: null, socket: '/home/test/.fermix/run/daemon.sock', in_flight: 0 };
     },
-    'conversations.list': () => ({ conversations: [...rows].reverse() }),
+    'conversations.list': () => ({ conversations: [...rows].reverse().map(full) }),
     'conversations.create': (input) => {
       const time = new Date(Date.UTC(2026, 0, 1, 0, 0, rows.length)).toISOString();
-      const row = { id: `c${rows.length + 1}`, title: input.title ?? 'New conversation', created_at: time, updated_at: time };
+      const row = full({ id: `c${rows.length + 1}`, title: input.title ?? 'New conversation', created_at: time, updated_at: time, title_source: input.auto_title ? 'auto' : 'user' });
       rows.push(row);
       emit(row.id, 'conversation.created', { id: row.id, title: row.title });
       return row;
     },
-    'conversations.get': (input) => ({ conversation: rows.find((row) => row.id === input.id)!, messages: [] }),
+    'conversations.get': (input) => ({ conversation: full(rows.find((row) => row.id === input.id)!), messages: [], has_more: false }),
     'chat.turns': () => ({ turns: [] }),
     'approvals.list': () => ({ pending: [] }),
     'directory_access.pending': () => ({ pending: [] }),

@@ -12,6 +12,18 @@ const PATHS = {
   paperclip: 'm20 11.5-8.1 8.1a5 5 0 0 1-7.1-7.1l8.5-8.5a3.3 3.3 0 0 1 4.7 4.7l-8.5 8.5a1.7 1.7 0 0 1-2.4-2.4l7.8-7.8',
   download: 'M12 4v11m0 0-4.5-4.5M12 15l4.5-4.5M5 19h14',
   close: 'M6 6l12 12M18 6 6 18',
+  chat: 'M5 5h14a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1h-8l-4 3v-3H5a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1Z',
+  plug: 'M9 3v5m6-5v5M7 8h10v3a5 5 0 0 1-10 0V8Zm5 8v5',
+  list: 'M4 5h16v14H4V5Zm5 0v14',
+  menu: 'M4 7h16M4 12h16M4 17h16',
+  search: 'M11 5a6 6 0 1 0 0 12 6 6 0 0 0 0-12Zm4.5 10.5L20 20',
+  plus: 'M12 5v14M5 12h14',
+  pin: 'M9 4h6l-1 5 3 3v2H7v-2l3-3-1-5Zm3 10v6',
+  more: 'M6 12h.01M12 12h.01M18 12h.01',
+  edit: 'M4 20h4L19 9l-4-4L4 16v4Zm9-13 4 4',
+  trash: 'M5 7h14M10 7V4h4v3m-7 0 1 13h8l1-13',
+  chevron: 'm15 6-6 6 6 6',
+  keyboard: 'M3 7h18v10H3V7Zm3 3h.01M9 10h.01M12 10h.01M15 10h.01M18 10h.01M7 14h10',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -126,7 +126,7 @@ describe('the chat', () => {
 
   it('keeps only a window of a 2,000-message conversation in the page', async () => {
     const messages = Array.from({ length: 2000 }, (_, index) => ({ id: index + 1, conversation_id: 'c1', role: index % 2 ? ('assistant' as const) : ('user' as const), content: `message ${index + 1}`, created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, index)).toISOString() }));
-    const daemon = await openWindow(() => ({ 'conversations.get': () => ({ conversation: { id: 'c1', title: 'Long', created_at: messages[0].created_at, updated_at: messages[1999].created_at }, messages }) }));
+    const daemon = await openWindow(() => ({ 'conversations.get': () => ({ conversation: { id: 'c1', title: 'Long', created_at: messages[0].created_at, updated_at: messages[1999].created_at, pinned: false, title_source: 'user' as const }, messages, has_more: false }) }));
     daemon.rows.push({ id: 'c1', title: 'Long', created_at: messages[0].created_at, updated_at: messages[1999].created_at });
     await act(async () => {
       daemon.emit('c1', 'conversation.created', { id: 'c1', title: 'Long' });
@@ -160,7 +160,7 @@ describe('a long conversation', () => {
     const daemon = inProcessDaemon({
       handlers: {
         'chat.turns': (input) => ({ turns: turns.slice(-input.limit) }),
-        'conversations.get': () => ({ conversation: { id: 'c1', title: 'Long', created_at: time(0), updated_at: time(400) }, messages }),
+        'conversations.get': () => ({ conversation: { id: 'c1', title: 'Long', created_at: time(0), updated_at: time(400), pinned: false, title_source: 'user' as const }, messages, has_more: false }),
       },
     });
     const app = createAppModel(daemon.transport);

@@ -1,14 +1,17 @@
 import { ErrorNotice } from '../../app/error-notice.js';
 import { useNavigate } from '../../app/navigation-context.js';
 import { useChat, useProviders, useThread } from '../../app/model-context.js';
-import { ControlsBar } from '../controls/controls-bar.js';
+import { Icon } from '../../ui/icons.js';
+import { StatusControl } from '../controls/status-control.js';
 import { SetupCard } from '../providers/setup-card.js';
 import { Composer } from './composer.js';
+import { EmptyState } from './empty-state.js';
 import { ThreadView } from './thread-view.js';
 
-export function ConversationView() {
+export function ConversationView({ listHidden = false, onShowList }: { listHidden?: boolean; onShowList?: () => void }) {
   const selectedId = useChat((state) => state.selectedId);
   const title = useChat((state) => state.conversations.find((each) => each.id === state.selectedId)?.title);
+  const draftTitle = useChat((state) => state.draftTitle);
   const thread = useThread((state) => state.thread);
   const loading = useThread((state) => state.loading);
   const loadError = useThread((state) => state.loadError);
@@ -26,20 +29,19 @@ export function ConversationView() {
   } else if (loading) {
     body = <p className="empty-state muted" role="status">Loading the conversation…</p>;
   } else {
-    body = (
-      <div className="empty-state">
-        <h2>{selectedId ? 'Nothing here yet' : 'Ask Fermix anything'}</h2>
-        <p className="muted">Type below and press Enter. Fermix asks before it runs anything that needs your approval.</p>
-        <p className="muted small">Commands: <code>/stop</code> <code>/pause</code> <code>/resume</code> <code>/pause turn</code> <code>/new</code> <code>/confirm TOKEN</code> <code>/deny TOKEN</code> · <code>/help</code></p>
-      </div>
-    );
+    body = <EmptyState draft={!selectedId} />;
   }
 
   return (
     <article className="conversation" aria-labelledby="conversation-title">
       <header className="conversation-header">
-        <h1 id="conversation-title">{selectedId ? (title ?? 'Conversation') : 'New conversation'}</h1>
-        <ControlsBar />
+        {listHidden && (
+          <button type="button" className="icon-button" aria-label="Show conversations" title="Conversations" onClick={onShowList}>
+            <Icon name="list" size={18} />
+          </button>
+        )}
+        <h1 id="conversation-title">{selectedId ? (title ?? 'Conversation') : (draftTitle ?? 'New conversation')}</h1>
+        <StatusControl />
       </header>
       {noProvider && items.length > 0 && (
         <p className="banner" role="note">

@@ -5,6 +5,7 @@ import type { ApiClient } from '../../api/client.js';
 import { toWireError } from '../connection/store.js';
 import { localAttachment, type PendingFile } from './attachments/attachment-types.js';
 import { discardUploads, uploadFiles } from './attachments/upload.js';
+import { firstWords } from '../conversations/first-words.js';
 import { messageText, parseSlashCommand, SLASH_COMMANDS, type SlashCommand } from './slash-commands.js';
 import { applyThreadEvent, approvalFromCard } from './thread/apply-event.js';
 import { buildThread, matchMessagesToTurns } from './thread/build-thread.js';
@@ -14,6 +15,8 @@ export interface ThreadDeps {
   client: ApiClient;
   /** `/new` and a first message with no conversation open: create one, select it, wait until it is open. */
   createConversation(title?: string): Promise<string | undefined>;
+  /** `/new [title]`: an empty draft; the conversation is stored with the first message (createConversation). */
+  startDraft?(title?: string): Promise<void>;
   pauseComputer(): Promise<string>;
   resumeComputer(): Promise<string>;
 }
@@ -53,10 +56,6 @@ const ALL_TURNS = 500;
 /** Messages read when a conversation opens; a longer conversation shows its newest ones. */
 const HISTORY_LIMIT = 5000;
 
-function titleFrom(message: string): string {
-  const line = message.trim().split('\n')[0] ?? '';
-  return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'New conversation';
-}
 
 export function createThreadStore(deps: ThreadDeps): StoreApi<ThreadState> {
   const { client } = deps;
@@ -203,7 +202,8 @@ export function createThreadStore(deps: ThreadDeps): StoreApi<ThreadState> {
           case 'resume-turn':
             return await get().resumeTurn();
           case 'new':
-            await deps.createConversation(command.title);
+            if (deps.startDraft) await deps.startDraft(command.title);
+            else await deps.createConversation(command.title);
             return;
           case 'confirm':
           case 'deny':
@@ -259,7 +259,7 @@ export function createThreadStore(deps: ThreadDeps): StoreApi<ThreadState> {
         set({ sending: true });
         try {
           let conversationId: string | null | undefined = get().conversationId;
-          if (!conversationId) conversationId = await deps.createConversation(titleFrom(text || files[0].name));
+          if (!conversationId) conversationId = await deps.createConversation(firstWords(text || files[0].name));
           await opening;
           if (!conversationId || get().thread?.conversationId !== conversationId) return;
           const key = `local:${++localCounter}`;

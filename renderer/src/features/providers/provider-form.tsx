@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import type { WireError } from '../../../../main/core/errors.js';
 import { ErrorNotice } from '../../app/error-notice.js';
 import { useProviders } from '../../app/model-context.js';
+import { defaultProviderName } from '../../../../main/api/provider-name.js';
 
 type ProviderType = 'openai' | 'anthropic' | 'openai-compatible';
 
@@ -36,7 +37,8 @@ export function ProviderForm({ variant, askName = false, submitLabel, onAdded }:
   const ids = { type: useId(), name: useId(), url: useId(), key: useId(), model: useId() };
   const needsUrl = type === 'openai-compatible';
   const keyRequired = type !== 'openai-compatible';
-  const defaultName = type === 'openai-compatible' ? 'server' : type;
+  // The vendor or the server's host, never a placeholder: the name shows up in Settings and in errors.
+  const defaultName = defaultProviderName(type, baseUrl.trim() || undefined);
 
   const reset = () => {
     setModels(null);

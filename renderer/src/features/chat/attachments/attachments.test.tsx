@@ -118,7 +118,10 @@ describe('attaching files in the composer', () => {
     const daemon = await openWindow(() => ({
       'attachments.get': (input) => ({ id: input.id, conversation_id: 'c1', filename: 'report.txt', mime_type: 'text/plain', bytes: 9, direction: 'out', turn_id: null, created_at: '2026-01-01T00:00:00Z', base64: btoa('quarterly') }),
     }));
-    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'New conversation' })));
+    // A conversation exists only once it has a message: this one was started elsewhere, then opened here.
+    daemon.rows.push({ id: 'c1', title: 'Files', created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' });
+    await act(async () => daemon.emit('c1', 'conversation.created', { id: 'c1', title: 'Files' }));
+    await act(async () => fireEvent.click(within(screen.getByRole('list', { name: 'Conversations' })).getByRole('button', { name: /Files/ })));
     await act(later);
     await act(async () => daemon.emit('c1', 'chat.attachment', { conversation_id: 'c1', id: 'F1', filename: 'report.txt', mime_type: 'text/plain', kind: 'document', bytes: 9, caption: null }));
     const card = await screen.findByRole('region', { name: 'Attachment report.txt' });

@@ -1,0 +1,73 @@
+import { useControls, useThread } from '../../app/model-context.js';
+import { activeTurn, type HoldState, type TurnStatus } from '../chat/thread/thread-types.js';
+
+const TURN_LABEL: Partial<Record<TurnStatus, string>> = {
+  queued: 'Queued',
+  running: 'Answering…',
+  parked: 'Waiting for approval',
+};
+
+const HOLD_LABEL: Record<Exclude<HoldState, 'running'>, string> = {
+  pausing: 'Pausing after this step…',
+  paused: 'Paused',
+};
+
+/**
+ * The conversation's one status control: it shows only what is going on. A running turn shows its state
+ * with Pause / Resume and Stop; computer use appears only when it is enabled. Idle and off, it is empty —
+ * the turn state is still announced to screen readers ("Idle").
+ */
+export function StatusControl() {
+  const turn = useThread((state) => activeTurn(state.thread)?.status ?? null);
+  const hold = useThread((state) => state.thread?.hold ?? 'running');
+  const stop = useThread((state) => state.stop);
+  const pauseTurn = useThread((state) => state.pauseTurn);
+  const resumeTurn = useThread((state) => state.resumeTurn);
+  const computer = useControls((state) => state.computer);
+  const busy = useControls((state) => state.busy);
+  const pause = useControls((state) => state.pause);
+  const resume = useControls((state) => state.resume);
+  const turnState = turn ? (hold === 'running' ? turn : hold) : 'idle';
+  const turnLabel = !turn ? 'Idle' : hold === 'running' ? TURN_LABEL[turn] : HOLD_LABEL[hold];
+  const computerOn = computer?.enabled === true;
+  return (
+    <div className="status-control" role="toolbar" aria-label="Controls" data-empty={!turn && !computerOn ? true : undefined}>
+      <span className={turn ? 'status-turn' : 'visually-hidden'} data-state={turnState} role="status" aria-live="polite">
+        {turn && <span className="spinner" aria-hidden="true" />}
+        {turnLabel}
+      </span>
+      {turn && (
+        <>
+          <button
+            type="button"
+            className="small-button"
+            onClick={() => void (hold === 'running' ? pauseTurn() : resumeTurn())}
+            aria-label={hold === 'running' ? 'Pause the running turn' : 'Resume the running turn'}
+            title={hold === 'running' ? 'Hold the turn after the step under way (/pause turn)' : 'Let the turn go on (/resume turn)'}
+          >
+            {hold === 'running' ? 'Pause' : 'Resume'}
+          </button>
+          <button type="button" className="small-button danger" onClick={() => void stop()} aria-label="Stop the running turn">
+            Stop
+          </button>
+        </>
+      )}
+      {turn && computerOn && <span className="status-divider" aria-hidden="true" />}
+      {computerOn && (
+        <span className="status-computer-use" data-state={computer.paused ? 'paused' : 'active'} title={computer.summary}>
+          <span className="status-dot" aria-hidden="true" />
+          <span className="control-name">Computer use</span> <span className="control-state">{computer.paused ? 'paused' : 'active'}</span>
+          <button
+            type="button"
+            className="small-button"
+            disabled={busy}
+            onClick={() => void (computer.paused ? resume() : pause()).catch(() => undefined)}
+            aria-label={computer.paused ? 'Resume computer use' : 'Pause computer use'}
+          >
+            {computer.paused ? 'Resume' : 'Pause'}
+          </button>
+        </span>
+      )}
+    </div>
+  );
+}
