@@ -12,6 +12,7 @@ import { settingsMethods } from './methods/settings.js';
 import { voiceMethods } from './methods/voice.js';
 import { attachmentMethods } from './methods/attachments.js';
 import { pluginMethods } from './methods/plugins.js';
+import { mcpMethods } from './methods/mcp.js';
 import type { MethodInput, MethodOutput, MethodParsedInput } from './define.js';
 
 /**
@@ -33,6 +34,7 @@ export const apiContract = {
   ...voiceMethods,
   ...attachmentMethods,
   ...pluginMethods,
+  ...mcpMethods,
 };
 
 export type ApiContract = typeof apiContract;

@@ -36,6 +36,7 @@ Usage: fermix <verb> [options]
   secrets migrate --to keyring|file [--name NAME]   move stored secrets and switch [fermix_core] secret_store
   plugins list|catalog|installed|doctor|enable|disable|reload|install|upgrade|pin|uninstall|gc|auth|config …   plugins (--json everywhere)
   roles list|check [--json]       every role (operator is built in) and what each reaches; [agents.main] role picks one
+  mcp list|tools|restart|logs|add|remove|enable|disable|pins|import|serve|list-exposed   MCP servers ([mcp.servers]) and inbound MCP
   version                         print the version
   help                            this text
 
@@ -59,6 +60,14 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
   }
   // `fermix plugins` parses its own flags (--stdin, --json) and prints the §2.18 envelope itself.
   if (argv[0] === 'plugins') return (await import('./verbs/plugins.js')).pluginsVerb(io, homePaths(resolveHome()), argv.slice(1));
+  if (argv[0] === 'mcp') {
+    try {
+      return await (await import('./verbs/mcp.js')).mcpVerb(argv.slice(1), io, homePaths(resolveHome()));
+    } catch (error) {
+      const usage = error instanceof TypeError && (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS');
+      return reportError(io, usage ? new UsageError(error.message) : error, json);
+    }
+  }
   if (argv[0] === 'sandbox' || argv[0] === 'grant' || argv[0] === 'revoke') {
     try {
       return await (await import('./verbs/sandbox.js')).sandboxVerb(io, homePaths(resolveHome()), argv.filter((arg) => arg !== '--json'), json);

@@ -32,6 +32,8 @@ import { createAttachmentSink } from './attachment-sink.js';
 import { createAttachmentStore } from '../store/attachments.js';
 import { homedir } from 'node:os';
 import { createSecretStore } from '../secrets/secret-store.js';
+import { createMcpService } from '../mcp/service.js';
+import { createMcpHandlers } from './mcp-handlers.js';
 import { applyCommandCapabilities } from '../sandbox/index.js';
 import { createAgentService, createChatHandlers, createConfigReader } from '../agent/index.js';
 import { createCapabilityService, type CapabilityService } from './capability-service.js';
@@ -170,6 +172,14 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       });
       cleanups.unshift(() => unsubscribe());
     }
+    // Operator MCP servers start in the background: their tools appear as each one becomes ready.
+    const mcp = createMcpService({
+      registry: capabilities.registry, invoker: capabilities.invoker, approvals: capabilities.approvals, audit: capabilities.audit.sink, db,
+      config: configReader, services: () => capabilities.services, secrets: () => secretStoreFor(configReader().fermix_core.profile),
+      logsDir: paths.logs, workspace: paths.workspace, resolveLoginPath: process.versions.electron !== undefined, logger,
+    });
+    mcp.start();
+    cleanups.unshift(() => mcp.close());
     const agent = createAgentService({
       db,
       registry: capabilities.registry,
@@ -188,7 +198,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     cleanups.unshift(() => agent.close());
     mark('capabilities_and_agent');
     const doctor = createDoctor();
-    for (const check of baseDoctorChecks(paths, { insideDaemon: true, db, computerUse: { live: computerNative, macPermissions: options.macPermissions } })) doctor.register(check);
+    for (const check of baseDoctorChecks(paths, { insideDaemon: true, db, mcp: () => mcp.supervisor.list(), computerUse: { live: computerNative, macPermissions: options.macPermissions } })) doctor.register(check);
     doctor.register(pluginsDoctorCheck(() => plugins, { insideDaemon: true }));
 
     let stopRequested: (reason: string) => void = () => {};
@@ -233,6 +243,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       ...createProviderSettingsHandlers({ configFile: paths.config, keychain: secretStoreFor }),
       ...createVoiceHandlers({ config: configReader, keychain: secretStoreFor, logger }),
       ...createPluginHandlers(plugins),
+      ...createMcpHandlers(mcp, { configFile: paths.config }),
       'directory_access.pending': (input) => ({
         pending: tools.directoryAccess.pending(input.conversation_id).map((grant) => ({
           token: grant.token, conversation_id: grant.conversationId, path: grant.path, reason: grant.reason, diff: grant.diff, message: grant.message, expires_at: new Date(grant.expiresAt).toISOString(),
@@ -270,6 +281,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
 
     const http = createHttpServer({
       dispatcher,
+      mcp: mcp.http,
       events,
       auth,
       rendererDir: options.rendererDir ?? join(packageRoot(), 'out', 'renderer'),

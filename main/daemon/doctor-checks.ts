@@ -13,13 +13,15 @@ import { browserDoctorCheck } from '../browser/doctor-row.js';
 import { createSecretStore } from '../secrets/secret-store.js';
 import { secretFile } from '../secrets/file-store.js';
 import { computerUseDoctorCheck, type ComputerUseDoctorOptions } from '../computer/doctor-row.js';
+import { mcpDoctorCheck } from '../mcp/doctor-row.js';
+import type { ServerState } from '../mcp/supervisor.js';
 
 /**
  * The first doctor rows: home permissions, config validity, daemon socket, database, log activity.
  * `insideDaemon` avoids the daemon opening its own database twice or calling itself over the socket;
  * `db` is the daemon's open database (the audit row reads its size from it).
  */
-export function baseDoctorChecks(paths: HomePaths, options: { insideDaemon: boolean; db?: Database; computerUse?: Omit<ComputerUseDoctorOptions, 'configFile'> }): DoctorCheck[] {
+export function baseDoctorChecks(paths: HomePaths, options: { insideDaemon: boolean; db?: Database; mcp?: () => ServerState[]; computerUse?: Omit<ComputerUseDoctorOptions, 'configFile'> }): DoctorCheck[] {
   return [
     {
       id: 'home_permissions',
@@ -172,5 +174,7 @@ export function baseDoctorChecks(paths: HomePaths, options: { insideDaemon: bool
       },
     },
     computerUseDoctorCheck({ configFile: paths.config, ...options.computerUse }),
+    // Inside the daemon the live states; from the CLI the running daemon's, or none when it is down.
+    mcpDoctorCheck(async () => options.mcp?.() ?? (options.insideDaemon ? [] : ((await callDaemon(paths.socket, 'mcp.list').catch(() => ({ servers: [] }))) as { servers: ServerState[] }).servers)),
   ];
 }

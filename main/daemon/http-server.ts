@@ -19,7 +19,16 @@ export interface HttpServerOptions {
   onError?: (message: string, error: unknown) => void;
   /** One line per client that broke the protocol (bad frame, bad request line, too slow). */
   onWarn?: (message: string, fields: Record<string, unknown>) => void;
+  /** Inbound MCP over Streamable HTTP at /mcp (main/mcp/service.ts): 503 when off, 401 on a bad bearer token. */
+  mcp?: {
+    enabled(): boolean;
+    authorize(request: IncomingMessage): boolean;
+    handle(request: IncomingMessage, response: ServerResponse, body: unknown): Promise<void>;
+  };
 }
+
+/** An inbound MCP request body (the hosted rail's request cap, reference §2.5). */
+export const MAX_MCP_REQUEST_BYTES = 1024 * 1024;
 
 /**
  * Client → daemon WebSocket messages are only `{"type":"replay",…}` requests of a few hundred bytes;
@@ -169,6 +178,13 @@ export function createHttpServer(options: HttpServerOptions) {
       if (!cookie) return sendJson(response, 401, wire('unauthorized', 'That token is not valid for this daemon run.', 'Open the URL that `fermix daemon` or `npm start` printed (it carries the token), or run `fermix status` to see it.'));
       response.setHeader('set-cookie', cookie);
       return sendJson(response, 200, { ok: true });
+    }
+    // After the Host/Origin checks above, like every route: a web page cannot reach /mcp by DNS rebinding.
+    if (url.pathname === '/mcp') {
+      if (!options.mcp?.enabled()) return sendJson(response, 503, wire('mcp_inbound_disabled', 'Inbound MCP is turned off.', 'Set `[mcp.inbound] enabled = true` in config.toml (`fermix config path` shows where it is).'));
+      if (!options.mcp.authorize(request)) return sendJson(response, 401, wire('unauthorized', 'This request carries no valid inbound MCP token.', 'Send `Authorization: Bearer <token>` with the secret named by [mcp.inbound] auth_token_ref (`fermix secrets set NAME`).'));
+      const body = request.method === 'POST' ? await readBody(request, MAX_MCP_REQUEST_BYTES, bodyBudget) : undefined;
+      return options.mcp.handle(request, response, body);
     }
     if (url.pathname.startsWith('/api/')) {
       if (!auth.isAuthenticated(request)) {
