@@ -50,12 +50,15 @@ describe('the file secret store', () => {
       for (let i = 0; ; i += 1) store.set('K' + (i % 50), 'v'.repeat(2000) + i);`;
     for (let round = 0; round < 8; round += 1) {
       const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'ignore' });
-      // Let it get going, then kill it at an arbitrary point of its write loop.
-      await new Promise((resolve) => setTimeout(resolve, 400 + round * 37));
+      const file = secretFile(home, 'general');
+      // Wait until the writer is in its loop (start-up time varies with machine load), then kill it at an
+      // arbitrary point of the loop.
+      const deadline = Date.now() + 20_000;
+      while (!existsSync(file) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, 30 + round * 37));
       child.kill('SIGKILL');
       await new Promise((resolve) => child.once('exit', resolve));
-      const file = secretFile(home, 'general');
-      expect(existsSync(file), 'the writer never got to write: raise the wait').toBe(true);
+      expect(existsSync(file), 'the writer never wrote within 20 s').toBe(true);
       expect(() => JSON.parse(readFileSync(file, 'utf8'))).not.toThrow();
       expect(mode(file)).toBe(0o600);
     }

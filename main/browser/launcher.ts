@@ -89,7 +89,9 @@ export function browserPid(userDataDir: string): number | undefined {
     } catch {
       continue;
     }
-    const args = cmdline.split('\0');
+    // Chromium may rewrite its process title into one space-separated string (seen under a D-Bus
+    // session with the accessibility bus): split on spaces as well as NULs.
+    const args = cmdline.split(/[\0 ]/u);
     // Renderer, GPU and utility children carry --type=…; the browser process does not.
     if (args.includes(`--user-data-dir=${userDataDir}`) && !args.some((arg) => arg.startsWith('--type='))) return Number(entry);
   }

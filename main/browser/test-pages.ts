@@ -98,7 +98,8 @@ export function chromiumProcessesFor(userDataDir: string): number[] {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/u.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(`--user-data-dir=${userDataDir}`)) found.push(Number(entry));
+      // NULs or spaces: Chromium may rewrite its process title into one string (launcher.ts browserPid).
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').split(/[\0 ]/u).includes(`--user-data-dir=${userDataDir}`)) found.push(Number(entry));
     } catch {
       // The process ended while we looked.
     }
