@@ -1,0 +1,81 @@
+// MCP benchmarks: (1) one local stdio tool call through our registry and the invoke boundary (gate,
+// argument validation, pinning check, audit written to SQLite) against a raw SDK client calling the same
+// fixture server — goal ≤ 1.2×; (2) from daemon start until the 400 tools of one server are registered.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { startDaemon } from '../../main/daemon/compose.js';
+import { createMcpStack, nodeServer, TOOLS_SERVER } from '../../main/mcp/test-stack.js';
+import { median, metric, percentile, type Metric } from '../metric.js';
+
+const CALLS = 300;
+const WARMUP = 30;
+/** The fixture's own tools (echo, add, slow, sleep, mutate, crash, Fetch-URL.v2) + generated ones = 400. */
+const FIXTURE_BASE_TOOLS = 7;
+
+async function time(calls: number, work: (index: number) => Promise<unknown>): Promise<number[]> {
+  const samples: number[] = [];
+  for (let index = 0; index < calls; index += 1) {
+    const started = process.hrtime.bigint();
+    await work(index);
+    samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  return samples;
+}
+
+async function callOverhead(): Promise<Metric[]> {
+  const stack = createMcpStack();
+  const raw = new Client({ name: 'bench', version: '1.0.0' });
+  try {
+    stack.supervisor.apply({ bench: nodeServer(TOOLS_SERVER) });
+    await stack.supervisor.settled();
+    await raw.connect(new StdioClientTransport({ command: process.execPath, args: [TOOLS_SERVER], stderr: 'ignore' }));
+    const ours = (index: number) => stack.invoker.execute('mcp_bench_echo', { text: `call ${index}` }, { trust: 'operator', origin: 'chat' });
+    const sdk = (index: number) => raw.callTool({ name: 'echo', arguments: { text: `call ${index}` } });
+    await time(WARMUP, ours);
+    await time(WARMUP, sdk);
+    // Interleaved rounds, so machine load drifts hit both sides alike.
+    const oursSamples: number[] = [];
+    const rawSamples: number[] = [];
+    for (let round = 0; round < 6; round += 1) {
+      oursSamples.push(...(await time(CALLS / 6, ours)));
+      rawSamples.push(...(await time(CALLS / 6, sdk)));
+    }
+    const ratio = median(oursSamples) / median(rawSamples);
+    return [
+      metric('stdio call via registry+invoke, median', median(oursSamples), 'ms', undefined, 'lower', `p95 ${percentile(oursSamples, 95).toFixed(3)} ms`),
+      metric('stdio call via raw SDK client, median', median(rawSamples), 'ms', undefined, 'lower', `p95 ${percentile(rawSamples, 95).toFixed(3)} ms`),
+      metric('registry+invoke / raw SDK (median)', ratio, '×', 1.2, 'lower', `${CALLS} calls each, audit written to SQLite per call`),
+    ];
+  } finally {
+    await raw.close();
+    await stack.close();
+  }
+}
+
+async function startupTo400(): Promise<Metric[]> {
+  const home = mkdtempSync(join(tmpdir(), 'fermix-bench-mcp-'));
+  writeFileSync(join(home, 'config.toml'), `[mcp.servers.big]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(TOOLS_SERVER)}]\nenv = { FIXTURE_TOOLS = "${400 - FIXTURE_BASE_TOOLS}" }\n`);
+  const started = performance.now();
+  const daemon = await startDaemon({ home, port: 0 });
+  const daemonReady = performance.now() - started;
+  try {
+    while (daemon.capabilities.registry.list({ kind: 'mcp' }).length < 400) {
+      if (performance.now() - started > 60_000) throw new Error('the 400 tools were not registered within 60 s');
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    const registered = performance.now() - started;
+    return [
+      metric('daemon start → 400 tools of one server registered', registered, 'ms', undefined, 'lower', `daemon itself ready after ${daemonReady.toFixed(0)} ms; the server starts in the background`),
+    ];
+  } finally {
+    await daemon.stop('bench done');
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+export async function run(): Promise<Metric[]> {
+  return [...(await callOverhead()), ...(await startupTo400())];
+}
