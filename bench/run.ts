@@ -12,6 +12,7 @@ const suites: Record<string, () => Promise<{ run(): Promise<Metric[]> }>> = {
   renderer: () => import('./suites/renderer.js'),
   hardline: () => import('./suites/hardline.js'),
   store: () => import('./suites/store.js'),
+  mcp: () => import('./suites/mcp.js'),
   streaming: () => import('./suites/streaming.js'),
   memory: () => import('./suites/memory.js'),
   'turn-cost': () => import('./suites/turn-cost.js'),
