@@ -5,9 +5,10 @@
 // FERMIX_SKIP_BUILD=1 skips the freshness check (tests that run beside others reading out/);
 // FERMIX_NO_ELECTRON=1 goes straight to the headless daemon.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findElectronBinary } from './electron-binary.mjs';
 
@@ -84,6 +85,31 @@ function foreground(child) {
   child.once('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
 
+/** The daemon already serving this FERMIX_HOME, read from its run files (as `fermix status` does), if any. */
+function runningDaemon() {
+  const run = join(resolve(process.env.FERMIX_HOME?.trim() || join(homedir(), '.fermix')), 'run');
+  try {
+    // The pid file is "PID" or "PID …" (pid-lock.ts reads it with parseInt too).
+    const pid = Number.parseInt(readFileSync(join(run, 'daemon.pid'), 'utf8').trim(), 10);
+    if (!Number.isInteger(pid) || pid <= 0) return undefined;
+    process.kill(pid, 0);
+    // A zombie (exited, not reaped yet) is not a running daemon.
+    if (process.platform === 'linux' && /\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) return undefined;
+    const info = JSON.parse(readFileSync(join(run, 'daemon.json'), 'utf8'));
+    return { pid, url: typeof info.url === 'string' ? info.url : undefined };
+  } catch {
+    return undefined;
+  }
+}
+
+// A second `npm start` is not an error: the person wants Fermix, and it is there.
+const running = runningDaemon();
+if (running) {
+  console.log(`Fermix is already running (pid ${running.pid}).${running.url ? ` Open in a browser: ${running.url}` : ''}`);
+  console.log('To start it afresh: `npx fermix stop`, then `npm start` again.');
+  process.exit(0);
+}
+
 if (process.env.FERMIX_SKIP_BUILD !== '1') ensureBuilt();
 
 let reason;
@@ -101,5 +127,6 @@ if (!electron.path) {
 
 if (reason) {
   console.log(`Electron is not available here (${reason}); starting the headless daemon instead.`);
-  foreground(spawn(process.execPath, [join(root, 'bin', 'fermix.mjs'), 'daemon', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' }));
+  // FERMIX_WATCH_PARENT: should this script die without passing a signal on (SIGKILL), the daemon stops too.
+  foreground(spawn(process.execPath, [join(root, 'bin', 'fermix.mjs'), 'daemon', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit', env: { ...process.env, FERMIX_WATCH_PARENT: '1' } }));
 }

@@ -10,11 +10,14 @@ describe('fermix logs', () => {
     const daemon = await startDaemonProcess(home);
     daemon.child.kill('SIGTERM');
     await daemon.exited;
-    const last = runFermix(home, ['logs', '-n', '2']);
+    const last = runFermix(home, ['logs', '-n', '2', '--json']);
     expect(last.code).toBe(0);
     const lines = last.stdout.trim().split('\n');
     expect(lines).toHaveLength(2);
     expect(JSON.parse(lines[1])).toMatchObject({ level: 'info', msg: 'daemon stopped' });
+    // Without --json the same lines are for people: time, level, message, fields.
+    const readable = runFermix(home, ['logs', '-n', '2']).stdout.trim().split('\n');
+    expect(readable[1]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} INFO  daemon stopped  reason="received SIGTERM"$/);
     expect(readFileSync(join(home, 'logs', 'fermix.log'), 'utf8')).toContain('"startup_ms"');
 
     const follower = spawn(process.execPath, [BIN, 'logs', '-f', '-n', '0'], { env: { ...process.env, FERMIX_HOME: home } });

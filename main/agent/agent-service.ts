@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ApprovalQueue, CapabilityRegistry, Invoker } from '../core/capabilities/index.js';
 import type { FermixConfig } from '../config/schema.js';
-import { FermixError, type WireError } from '../core/errors.js';
+import { FermixError, isFermixError, type WireError } from '../core/errors.js';
 import type { Database } from '../store/database.js';
 import { FINISHED_STATUSES, createTurnStore, type TurnOptions, type TurnRow, type TurnStore } from '../store/turns.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './loop/model-call.js';
@@ -116,6 +116,8 @@ function titleFrom(message: string): string {
 export function createAgentService(deps: AgentServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const logger = deps.logger ?? quietLogger;
+  // Problems already logged once (see execute): code + message.
+  const loggedProblems = new Set<string>();
   const store = createTurnStore(deps.db, now);
   const attachments = deps.fermixHome ? createAttachmentStore({ db: deps.db, home: deps.fermixHome, now }) : undefined;
   const queue = createTurnQueue();
@@ -227,6 +229,7 @@ export function createAgentService(deps: AgentServiceDeps) {
         store.setStatus(turnId, 'running');
       }
       emitter.emit('chat.turn_started', { turn_id: turnId, conversation_id: conversationId, resumed });
+      logger.info('turn started', { turn_id: turnId, conversation_id: conversationId, origin: turn.options.origin ?? 'chat', resumed });
       const candidates = providers.handles();
       if (entry.controller.signal.aborted) {
         outcome = shuttingDown ? { status: 'interrupted', text: '', stop_reason: 'daemon_shutdown', error: null } : { status: 'stopped', text: '', stop_reason: 'stopped', error: null };
@@ -278,7 +281,17 @@ export function createAgentService(deps: AgentServiceDeps) {
         });
       }
     } catch (error) {
-      logger.error('turn failed unexpectedly', { turn_id: turnId, error: String((error as Error)?.stack ?? error) });
+      // A FermixError (a bad config.toml, a missing key) is a known condition: one warning per distinct
+      // problem, not a stack trace at error level on every turn until it is fixed.
+      if (isFermixError(error)) {
+        const key = `${error.code}:${error.message}`;
+        if (!loggedProblems.has(key)) {
+          loggedProblems.add(key);
+          logger.warn('turn failed', { turn_id: turnId, code: error.code, error: error.message, hint: error.hint });
+        }
+      } else {
+        logger.error('turn failed unexpectedly', { turn_id: turnId, error: String((error as Error)?.stack ?? error) });
+      }
       outcome = outcomeError(error);
     } finally {
       running.delete(conversationId);
@@ -294,6 +307,7 @@ export function createAgentService(deps: AgentServiceDeps) {
     store.finishTurn(turnId, { status: outcome.status, stop_reason: outcome.stop_reason, error: outcome.error });
     const text = outcome.text || lastAnswer(turnId, conversationId);
     const result = summary(turnId, text);
+    logger.info('turn finished', { turn_id: turnId, conversation_id: conversationId, status: result.status, stop_reason: result.stop_reason, provider: result.provider, model: result.model, error_code: result.error?.code ?? null, input_tokens: result.usage.input_tokens, output_tokens: result.usage.output_tokens });
     if (outcome.error) emitter.emit('chat.error', { turn_id: turnId, ...outcome.error });
     emitter.emit('chat.turn_finished', { ...result, status: result.status as never });
     settle(turnId, result);

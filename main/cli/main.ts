@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { homePaths, resolveHome } from '../config/home.js';
 import { FERMIX_VERSION } from '../core/version.js';
 import { EXIT, UsageError, processIo, reportError, type CliIo } from './output.js';
+import { helpFor, localizeUsage, wantsHelp } from './help.js';
 
 // Verbs are imported on demand so that quick verbs do not load the daemon's modules.
 const lifecycle = () => import('./verbs/lifecycle.js');
@@ -20,17 +21,17 @@ Usage: fermix <verb> [options]
   chat [--session ID]             interactive conversation
   providers list|add|remove|primary|set-key|models   model providers (keys go to the OS keychain)
   sandbox status|explain PATH|mode MODE|commands …|env …   the sandbox (and whether the OS jail is active)
-  grant path P | revoke path P    widen or narrow the sandbox roots
+  grant path P | revoke path P    widen or narrow the sandbox roots (\`sandbox grant path P\` works too)
   status [--json]                 is the daemon running? (exit 3 when it is not)
   health [--json]                 liveness and readiness
   stop [--grace MS]               stop the daemon (SIGKILL after the grace period, default 10000)
   restart [--port N]              stop, then start the daemon in the background
-  doctor [--json]                 check the installation (exit 1 on any FAIL)
+  doctor [--full] [--json]        check the installation, probing the primary provider (--full: the fallbacks too); exit 1 on any FAIL
   config path|validate            where config.toml is; check it
-  logs [-f] [-n N]                show the last N log lines (default ${DEFAULT_TAIL_LINES}); -f follows
+  logs [-f] [-n N] [--json]       show the last N log lines (default ${DEFAULT_TAIL_LINES}), readable; --json prints the raw lines; -f follows
   capabilities [list] [--kind K] [--json]      every capability, grouped
   capabilities inspect NAME [--json]           full normalized detail of one capability
-  capabilities call NAME --args JSON [--trust operator|guest] [--interactive]   call through the invoke boundary (audited; asks on a terminal)
+  capabilities call NAME [JSON | --args JSON] [--trust operator|guest] [--interactive]   call through the invoke boundary (audited; asks on a terminal)
   audit [--since 6h|ISO] [--capability N] [--decision allow|deny|rejected] [--json] [--export jsonl|csv]
   secrets set NAME [--stdin] | clear NAME | status NAME   API keys in the OS keychain (never in argv)
   secrets migrate --to keyring|file [--name NAME]   move stored secrets and switch [fermix_core] secret_store
@@ -38,7 +39,7 @@ Usage: fermix <verb> [options]
   roles list|check [--json]       every role (operator is built in) and what each reaches; [agents.main] role picks one
   mcp list|tools|restart|logs|add|remove|enable|disable|pins|import|serve|list-exposed   MCP servers ([mcp.servers]) and inbound MCP
   version                         print the version
-  help                            this text
+  help [VERB]                     this text, or one verb's (also VERB --help)
 
 Environment: FERMIX_HOME (default ~/.fermix).`;
 
@@ -49,8 +50,30 @@ function parsePort(value: string | undefined): number | undefined {
   return port;
 }
 
+/** Verb-specific usage beside the table's lines, for `fermix VERB --help`. */
+async function verbUsage(): Promise<Record<string, string>> {
+  const [{ ASK_USAGE }, { PROVIDERS_USAGE }, { PLUGINS_USAGE }] = await Promise.all([import('./verbs/ask.js'), import('./verbs/providers.js'), import('./verbs/plugins.js')]);
+  return { ask: ASK_USAGE, chat: 'usage: fermix chat [--session ID]', providers: PROVIDERS_USAGE, plugins: PLUGINS_USAGE, daemon: 'usage: fermix daemon [--port N] [--verbose]' };
+}
+
+async function printHelp(io: CliIo, words: string[]): Promise<number> {
+  if (words.length === 0) {
+    io.out(localizeUsage(USAGE));
+    return EXIT.ok;
+  }
+  const text = helpFor(USAGE, words, await verbUsage());
+  if (text === undefined) return reportError(io, new UsageError(`unknown verb "${words[0]}"`), false);
+  io.out(text);
+  return EXIT.ok;
+}
+
 export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
   let json = argv.includes('--json');
+  // `--help` on every verb and subverb, before any verb parses (and refuses) it.
+  if (wantsHelp(argv)) return printHelp(io, argv.filter((arg) => !arg.startsWith('-')).slice(0, 2));
+  if (argv[0] === 'help') return printHelp(io, argv.slice(1, 3));
+  // One grammar (reference §2.18: `fermix grant|revoke path P`); the README's old `sandbox grant path P` is accepted.
+  if (argv[0] === 'sandbox' && (argv[1] === 'grant' || argv[1] === 'revoke') && argv[2] === 'path') argv = argv.slice(1);
   // These verbs parse their own flags (free text, `--` before helper commands).
   if (argv[0] === 'ask') return (await import('./verbs/ask.js')).runAsk(argv.slice(1));
   if (argv[0] === 'chat') return (await import('./verbs/ask.js')).runChat(argv.slice(1));
@@ -88,6 +111,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         follow: { type: 'boolean', short: 'f', default: false },
         lines: { type: 'string', short: 'n' },
         help: { type: 'boolean', short: 'h', default: false },
+        full: { type: 'boolean', default: false },
         kind: { type: 'string' },
         args: { type: 'string' },
         trust: { type: 'string' },
@@ -112,8 +136,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
 
     switch (verb) {
       case undefined:
-      case 'help':
-        io.out(USAGE);
+        io.out(localizeUsage(USAGE));
         return EXIT.ok;
       case 'version':
         io.out(json ? JSON.stringify({ ok: true, result: { version: FERMIX_VERSION } }) : FERMIX_VERSION);
@@ -130,11 +153,11 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
       case 'restart':
         return await (await lifecycle()).restartDaemon(io, paths, grace, parsePort(values.port));
       case 'doctor':
-        return await (await info()).doctorVerb(io, paths, json);
+        return await (await info()).doctorVerb(io, paths, json, values.full ?? false);
       case 'config':
         return (await info()).configVerb(io, paths, sub, json);
       case 'logs':
-        return await (await info()).logsVerb(io, paths, values.lines === undefined ? DEFAULT_TAIL_LINES : Number(values.lines), values.follow ?? false);
+        return await (await info()).logsVerb(io, paths, values.lines === undefined ? DEFAULT_TAIL_LINES : Number(values.lines), values.follow ?? false, json);
       case 'capabilities':
         return await (await capabilities()).capabilitiesVerb(io, paths, positionals.slice(1), { json, kind: values.kind, args: values.args, trust: values.trust, interactive: values.interactive });
       case 'roles':

@@ -1,4 +1,5 @@
 import { formatErrorForPeople, isFermixError, type WireError } from '../core/errors.js';
+import { cliCommand, localizeHint } from './invocation.js';
 
 /** Exit codes, as Fermix: 0 ok, 1 refusal/failure, 2 usage error, 3 daemon not running. */
 export const EXIT = { ok: 0, failure: 1, usage: 2, daemonDown: 3 } as const;
@@ -18,12 +19,14 @@ export const processIo: CliIo = {
 /** Prints an error for people (or as JSON) and returns the exit code it deserves. */
 export function reportError(io: CliIo, error: unknown, json: boolean): number {
   if (error instanceof UsageError) {
-    io.err(`fermix: ${error.message}\nRun \`fermix help\` for usage.`);
+    io.err(`fermix: ${error.message}\nRun \`${cliCommand('help')}\` for usage.`);
     return EXIT.usage;
   }
-  const wire: WireError = isFermixError(error)
+  const raw: WireError = isFermixError(error)
     ? error.toWire()
     : { code: 'internal_error', message: (error as Error)?.message ?? String(error), hint: 'Run `fermix doctor`; report the problem if it persists.' };
+  // Hints are written as `fermix …` everywhere (daemon included); print the spelling that works from here.
+  const wire: WireError = { ...raw, hint: localizeHint(raw.hint) };
   if (json) io.out(JSON.stringify({ ok: false, error: wire }));
   else io.err(`fermix: ${formatErrorForPeople(wire)}`);
   return wire.code === 'daemon_not_running' ? EXIT.daemonDown : EXIT.failure;

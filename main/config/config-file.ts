@@ -1,3 +1,4 @@
+import { didYouMean, knownKeysAt } from './did-you-mean.js';
 import { existsSync, readFileSync, renameSync, writeFileSync, openSync, fsyncSync, closeSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { parse, stringify, TomlError } from 'smol-toml';
@@ -41,11 +42,12 @@ export function parseConfigSource(source: string, file: string): { config: Fermi
 }
 
 function configError(issues: z.core.$ZodIssue[], source: string, file: string): FermixError {
-  const problems = issues.flatMap((issue) => {
+  const problems = issues.flatMap((issue): { key: string; line: number | undefined; problem: string; suggestion?: string }[] => {
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => {
         const path = [...issue.path.map(String), key];
-        return { key: path.join('.'), line: locateKeyLine(source, path), problem: 'unknown key' };
+        const suggestion = didYouMean(key, knownKeysAt(configSchema, issue.path.map(String)));
+        return { key: path.join('.'), line: locateKeyLine(source, path), problem: 'unknown key', ...(suggestion ? { suggestion: [...issue.path.map(String), suggestion].join('.') } : {}) };
       });
     }
     const path = issue.path.map(String);
@@ -55,8 +57,8 @@ function configError(issues: z.core.$ZodIssue[], source: string, file: string): 
   const where = first.line ? `${file}:${first.line}` : file;
   return new FermixError({
     code: 'config_invalid',
-    message: `${where}: ${first.problem} "${first.key}"${problems.length > 1 ? ` (and ${problems.length - 1} more problem(s))` : ''}.`,
-    hint: `Edit ${file} (remove or correct the key), then run \`fermix config validate\`.`,
+    message: `${where}: ${first.problem} "${first.key}"${first.suggestion ? ` (did you mean "${first.suggestion}"?)` : ''}${problems.length > 1 ? ` (and ${problems.length - 1} more problem(s))` : ''}.`,
+    hint: first.suggestion ? `Rename it to ${first.suggestion.split('.').at(-1)} in ${file}, then run \`fermix config validate\`.` : `Edit ${file} (remove or correct the key), then run \`fermix config validate\`.`,
     data: { file, problems },
   });
 }

@@ -8,6 +8,7 @@ import { FERMIX_VERSION } from '../core/version.js';
 import { openDatabase, type Database } from '../store/database.js';
 import { createConversationStore } from '../store/conversations.js';
 import { createEventBus, type EventBus } from './event-bus.js';
+import { activityEventLogger, logSettingsChange } from './activity-log.js';
 import { createHttpAuth } from './http-auth.js';
 import { createWebSessionStore } from './web-sessions.js';
 import { createCallSignals } from './call-signals.js';
@@ -101,6 +102,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
 
   try {
     const events = createEventBus();
+    events.subscribe(activityEventLogger(logger));
     const keychain = createSecretStore({ kind: config.fermix_core.secret_store, profile: config.fermix_core.profile, fermixHome: paths.home });
     // Started before the (synchronous) database open: probing the OS jail spawns bwrap, which then
     // runs in parallel with the WASM compile instead of after it.
@@ -271,7 +273,9 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
         inFlight += 1;
         const call = context.signal ? undefined : callSignals.open();
         try {
-          return await inner.dispatch(method, input, { ...context, signal: context.signal ?? call?.signal });
+          const answer = await inner.dispatch(method, input, { ...context, signal: context.signal ?? call?.signal });
+          if (answer.ok) logSettingsChange(logger, method, input, context.transport);
+          return answer;
         } finally {
           call?.release();
           inFlight -= 1;

@@ -13,6 +13,7 @@ import { browserDoctorCheck } from '../browser/doctor-row.js';
 import { createSecretStore } from '../secrets/secret-store.js';
 import { secretFile } from '../secrets/file-store.js';
 import { computerUseDoctorCheck, type ComputerUseDoctorOptions } from '../computer/doctor-row.js';
+import { providersDoctorCheck } from './provider-doctor-row.js';
 import { mcpDoctorCheck } from '../mcp/doctor-row.js';
 import type { ServerState } from '../mcp/supervisor.js';
 
@@ -21,7 +22,7 @@ import type { ServerState } from '../mcp/supervisor.js';
  * `insideDaemon` avoids the daemon opening its own database twice or calling itself over the socket;
  * `db` is the daemon's open database (the audit row reads its size from it).
  */
-export function baseDoctorChecks(paths: HomePaths, options: { insideDaemon: boolean; db?: Database; mcp?: () => ServerState[]; computerUse?: Omit<ComputerUseDoctorOptions, 'configFile'> }): DoctorCheck[] {
+export function baseDoctorChecks(paths: HomePaths, options: { insideDaemon: boolean; db?: Database; computerUse?: Omit<ComputerUseDoctorOptions, 'configFile'>; full?: boolean; mcp?: () => ServerState[] }): DoctorCheck[] {
   return [
     {
       id: 'home_permissions',
@@ -163,6 +164,8 @@ export function baseDoctorChecks(paths: HomePaths, options: { insideDaemon: bool
         }
       },
     },
+    // `full` probes the fallbacks too (`fermix doctor --full`); by default only the primary.
+    providersDoctorCheck(paths, { full: options.full }),
     browserDoctorCheck(),
     {
       id: 'recent_log_activity',

@@ -8,6 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { callDaemon } from '../control-client.js';
 import { promptForApprovals } from '../approval-prompt.js';
 import { EXIT, UsageError, type CliIo } from '../output.js';
+import { FermixError, isFermixError } from '../../core/errors.js';
+import { cliCommand } from '../invocation.js';
 
 function grouped(capabilities: CapabilityView[]): string {
   const byGroup = new Map<string, string[]>();
@@ -39,7 +41,7 @@ function describe(cap: CapabilityView): string {
 }
 
 export async function capabilitiesVerb(io: CliIo, paths: HomePaths, rest: string[], options: { json: boolean; kind?: string; args?: string; trust?: string; interactive?: boolean }): Promise<number> {
-  const [sub = 'list', name] = rest;
+  const [sub = 'list', name, ...extra] = rest;
   if (sub === 'list') {
     const result = (await callDaemon(paths.socket, 'capabilities.list', { kind: options.kind ?? 'all' })) as { capabilities: CapabilityView[] };
     io.out(options.json ? JSON.stringify({ ok: true, result }) : grouped(result.capabilities));
@@ -52,14 +54,19 @@ export async function capabilitiesVerb(io: CliIo, paths: HomePaths, rest: string
     return EXIT.ok;
   }
   if (sub === 'call') {
-    if (!name) throw new UsageError('usage: fermix capabilities call NAME --args JSON [--trust operator|guest]');
+    if (!name) throw new UsageError("usage: fermix capabilities call NAME ['{JSON}' | --args '{JSON}'] [--trust operator|guest]");
+    // The arguments may be the word after NAME (as people type it) or --args; both at once is ambiguous.
+    if (extra.length > 1) throw new UsageError(`capabilities call takes one JSON object after ${name}; quote it as one word: '{"key": "value"}'`);
+    if (extra.length === 1 && options.args !== undefined) throw new UsageError('give the arguments once: either after NAME or with --args, not both');
+    const source = options.args ?? extra[0];
     let args: unknown = {};
-    if (options.args !== undefined) {
+    if (source !== undefined) {
       try {
-        args = JSON.parse(options.args);
+        args = JSON.parse(source);
       } catch {
-        throw new UsageError(`--args must be a JSON object (got ${options.args})`);
+        throw new UsageError(`the arguments must be a JSON object, e.g. '{"path": "notes.txt"}' (got ${source})`);
       }
+      if (args === null || typeof args !== 'object' || Array.isArray(args)) throw new UsageError(`the arguments must be a JSON object, e.g. '{"path": "notes.txt"}' (got ${source})`);
     }
     if (options.trust !== undefined && options.trust !== 'operator' && options.trust !== 'guest') throw new UsageError('--trust is operator or guest');
     // On a terminal (or with --interactive) the person can answer approval cards right here.
@@ -69,13 +76,19 @@ export async function capabilitiesVerb(io: CliIo, paths: HomePaths, rest: string
     let result: { text: string; data?: unknown };
     try {
       result = (await callDaemon(paths.socket, 'capabilities.call', { name, args, trust: options.trust ?? 'operator', origin: 'cli', cwd: process.cwd(), interactive, conversation_id: conversationId }, 600_000)) as { text: string; data?: unknown };
+    } catch (error) {
+      // The daemon's hint is written for the model (tool_describe); a person at a terminal inspects with the CLI.
+      if (isFermixError(error) && error.code === 'invalid_arguments') {
+        throw new FermixError({ code: error.code, message: error.message, hint: `See its parameters with \`${cliCommand('capabilities inspect')} ${name}\`, then call again: ${cliCommand('capabilities call')} ${name} '{"…": …}'.`, data: error.data });
+      }
+      throw error;
     } finally {
       prompt?.stop();
     }
     io.out(options.json ? JSON.stringify({ ok: true, result }) : result.text);
     return EXIT.ok;
   }
-  throw new UsageError('usage: fermix capabilities [list|inspect NAME|call NAME --args JSON] [--kind K] [--json]');
+  throw new UsageError("usage: fermix capabilities [list|inspect NAME|call NAME '{JSON}'] [--kind K] [--json]");
 }
 
 /** `fermix roles check`: validates [roles.*] (unknown groups are named) and lists what each role reaches. Needs no daemon. */

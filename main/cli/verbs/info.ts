@@ -6,6 +6,8 @@ import { createDoctor, doctorExitCode, formatDoctorRows } from '../../daemon/doc
 import { followFile, readLastLines } from '../../daemon/log-tail.js';
 import { callDaemon } from '../control-client.js';
 import { EXIT, UsageError, type CliIo } from '../output.js';
+import { localizeHint } from '../invocation.js';
+import { formatLogLine } from '../log-format.js';
 
 export async function statusVerb(io: CliIo, paths: HomePaths, json: boolean): Promise<number> {
   const status = (await callDaemon(paths.socket, 'system.status')) as Record<string, unknown>;
@@ -28,10 +30,10 @@ export async function healthVerb(io: CliIo, paths: HomePaths, json: boolean): Pr
   return health.ready ? EXIT.ok : EXIT.failure;
 }
 
-export async function doctorVerb(io: CliIo, paths: HomePaths, json: boolean): Promise<number> {
+export async function doctorVerb(io: CliIo, paths: HomePaths, json: boolean, full = false): Promise<number> {
   const doctor = createDoctor();
-  for (const check of baseDoctorChecks(paths, { insideDaemon: false })) doctor.register(check);
-  const rows = await doctor.run();
+  for (const check of baseDoctorChecks(paths, { insideDaemon: false, full })) doctor.register(check);
+  const rows = (await doctor.run()).map((row) => ({ ...row, fix: localizeHint(row.fix) }));
   io.out(json ? JSON.stringify({ ok: true, result: { checks: rows } }) : formatDoctorRows(rows));
   return doctorExitCode(rows);
 }
@@ -49,14 +51,16 @@ export function configVerb(io: CliIo, paths: HomePaths, sub: string | undefined,
   throw new UsageError('usage: fermix config path|validate');
 }
 
-export async function logsVerb(io: CliIo, paths: HomePaths, lines: number, follow: boolean): Promise<number> {
+/** Readable lines by default (time, level, message, fields); `--json` prints the file's raw JSON lines. */
+export async function logsVerb(io: CliIo, paths: HomePaths, lines: number, follow: boolean, json = false): Promise<number> {
   if (!Number.isInteger(lines) || lines < 0) throw new UsageError('-n takes a whole number of lines');
-  for (const line of await readLastLines(paths.logFile, lines)) io.out(line);
+  const print = (line: string) => io.out(json ? line : formatLogLine(line));
+  for (const line of await readLastLines(paths.logFile, lines)) print(line);
   if (!follow) return EXIT.ok;
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
   process.once('SIGTERM', () => controller.abort());
-  await followFile(paths.logFile, (line) => io.out(line), controller.signal);
+  await followFile(paths.logFile, print, controller.signal);
   return EXIT.ok;
 }
 

@@ -4,14 +4,30 @@ import { join } from 'node:path';
 import type { HomePaths } from '../../config/home.js';
 import { FermixError } from '../../core/errors.js';
 import { startDaemon } from '../../daemon/compose.js';
-import { isProcessAlive, readPid } from '../../daemon/pid-lock.js';
+import { readPid } from '../../daemon/pid-lock.js';
 import { packageRoot } from '../../daemon/package-root.js';
 import { callDaemon, daemonNotRunning } from '../control-client.js';
 import { EXIT, type CliIo } from '../output.js';
+import { isRunning, wrapperChain } from '../parent-watch.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** `fermix daemon`: runs in the foreground until SIGTERM/SIGINT or `fermix stop`. */
+/** Set by `startDetached` (and service units): this daemon is meant to outlive the process that started it. */
+export const DETACHED_ENV = 'FERMIX_DAEMON_DETACHED';
+/** How often a foreground daemon checks that the wrapper which started it is still there. */
+const PARENT_POLL_MS = 500;
+
+/**
+ * A foreground daemon under a wrapper (`npm start`, `npx fermix daemon`, `npm run daemon`) stops when
+ * that wrapper dies: a SIGKILLed wrapper cannot pass a signal on, and npm does not always forward one,
+ * which left orphaned daemons holding the port and the home's lock. `nohup`/service runs set DETACHED_ENV.
+ */
+function watchesParent(env: NodeJS.ProcessEnv): boolean {
+  if (env[DETACHED_ENV] === '1') return false;
+  return env.FERMIX_WATCH_PARENT === '1' || env.npm_command === 'exec' || env.npm_command === 'start' || env.npm_command === 'run-script' || env.npm_command === 'run';
+}
+
+/** `fermix daemon`: runs in the foreground until SIGTERM/SIGINT/SIGHUP, `fermix stop`, or its wrapper dies. */
 export async function runDaemonVerb(io: CliIo, options: { home: string; port?: number; verbose: boolean }): Promise<number> {
   const daemon = await startDaemon({ home: options.home, port: options.port, verbose: options.verbose });
   io.out(`Fermix daemon running (pid ${process.pid}, home ${daemon.paths.home}).`);
@@ -19,22 +35,40 @@ export async function runDaemonVerb(io: CliIo, options: { home: string; port?: n
   const onSignal = (signal: string) => void daemon.stop(`received ${signal}`);
   process.once('SIGTERM', () => onSignal('SIGTERM'));
   process.once('SIGINT', () => onSignal('SIGINT'));
+  if (process.env[DETACHED_ENV] !== '1') process.once('SIGHUP', () => onSignal('SIGHUP'));
+  let parentWatch: NodeJS.Timeout | undefined;
+  if (watchesParent(process.env)) {
+    const chain = wrapperChain();
+    parentWatch = setInterval(() => {
+      const gone = chain.find((pid) => !isRunning(pid));
+      if (gone === undefined) return;
+      clearInterval(parentWatch);
+      void daemon.stop(`its wrapper process ${gone} exited`);
+    }, PARENT_POLL_MS);
+    parentWatch.unref();
+  }
   await daemon.stopped;
+  clearInterval(parentWatch);
+  // The orderly shutdown is done (servers, sockets, database and log closed). What can still hold the
+  // event loop are idle keep-alive sockets and library timers (undici keeps idle connections ~4 s),
+  // which made the process linger 6–11 s after SIGTERM and `fermix stop` wait for it. Exit promptly,
+  // after a moment for stdout to drain; unref'd so a loop that empties sooner ends sooner.
+  setTimeout(() => process.exit(EXIT.ok), 100).unref();
   return EXIT.ok;
 }
 
 export function runningPid(paths: HomePaths): number | undefined {
   const pid = readPid(paths.pidFile);
-  return pid !== undefined && isProcessAlive(pid) ? pid : undefined;
+  return pid !== undefined && isRunning(pid) ? pid : undefined;
 }
 
 async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (!isProcessAlive(pid)) return true;
-    await sleep(50);
+    if (!isRunning(pid)) return true;
+    await sleep(20);
   }
-  return !isProcessAlive(pid);
+  return !isRunning(pid);
 }
 
 /** Asks the daemon to stop, waits for its pid to be gone, and escalates to SIGKILL after the grace period. */
@@ -64,7 +98,7 @@ export async function stopDaemon(io: CliIo, paths: HomePaths, graceMs: number): 
 export async function startDetached(io: CliIo, paths: HomePaths, port: number | undefined): Promise<number> {
   const bin = join(packageRoot(), 'bin', 'fermix.mjs');
   const args = [bin, 'daemon', ...(port === undefined ? [] : ['--port', String(port)])];
-  const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore', env: { ...process.env, FERMIX_HOME: paths.home } });
+  const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore', env: { ...process.env, FERMIX_HOME: paths.home, [DETACHED_ENV]: '1' } });
   child.unref();
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
