@@ -20,7 +20,7 @@ Usage: fermix <verb> [options]
   ask [--json] [--session ID] [--stdin] MESSAGE   one turn with the agent (operator trust, your cwd)
   chat [--session ID]             interactive conversation
   providers list|add|remove|primary|set-key|models   model providers (keys go to the OS keychain)
-  sandbox status|explain PATH|mode MODE|commands …|env …   the sandbox (and whether the OS jail is active)
+  sandbox status|explain PATH|explain --command CMD|mode MODE|commands …|env …   the sandbox (and whether the OS jail is active)
   grant path P | revoke path P    widen or narrow the sandbox roots (\`sandbox grant path P\` works too)
   status [--json]                 is the daemon running? (exit 3 when it is not)
   health [--json]                 liveness and readiness

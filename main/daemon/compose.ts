@@ -23,6 +23,7 @@ import { SYSTEM_STREAM } from '../api/events.js';
 import { builtinToolsFor } from './builtin-tools.js';
 import { createToolServices } from './tool-services.js';
 import { createVoiceHandlers } from './voice-handlers.js';
+import { createSandboxHandlers } from './sandbox-handlers.js';
 import { computerUseState, createComputerHandlers, createComputerUseControl } from './computer-handlers.js';
 import { createSettingsHandlers } from './settings-handlers.js';
 import { createProviderSettingsHandlers } from './provider-settings-handlers.js';
@@ -252,6 +253,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
         })),
       }),
       'sandbox.reload': () => reloadSandbox(),
+      ...createSandboxHandlers({ sandbox: () => tools.sandbox, jail: tools.jailStatus, config: () => configReader().sandbox, home: homedir(), fermixHome: paths.home, daemonEnv: process.env }),
       // Only the chat window answers folder grants: a sandboxed command could call the CLI to approve itself.
       'directory_access.answer': async (input, context) => ({
         outcome: await tools.directoryAccess.answer({ token: input.token, decision: input.decision, conversationId: input.conversation_id, trust: 'operator', origin: context.transport === 'socket' ? 'cli' : 'chat' }),

@@ -2,6 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { FermixError } from '../core/errors.js';
 import { checkHardline, explainHardline, findHardline, hardlineParserStatus, loadHardline, MAX_COMMAND_BYTES, type HardlineContext } from './hardline.js';
 import { TREE_LIMITS } from './hardline/judge.js';
+import { createSandbox, type SandboxEvent } from './sandbox.js';
+import { sandboxConfigSchema } from './sandbox-config.js';
+import { makeSandboxDirs } from './test-fixture.js';
 import { scanStructure } from './hardline/scan.js';
 
 beforeAll(async () => {
@@ -215,6 +218,22 @@ describe('hardline size cap and linear time', () => {
     expect(report.readers).toEqual([]);
     // Bytes, not characters: 64 Ki two-byte characters and a space are over the cap too.
     expect(findHardline(`${'é'.repeat(64 * 1024)} `, context)?.rule).toBe('too_long');
+  });
+
+  it('runShell refuses an over-cap command with invalid_command before the hardline reads it', async () => {
+    const dirs = makeSandboxDirs('fermix-hardline-cap-');
+    const events: SandboxEvent[] = [];
+    const sandbox = createSandbox({ config: sandboxConfigSchema.parse({}), home: dirs.home, fermixHome: dirs.fermixHome, daemonEnv: { PATH: '/usr/bin:/bin' }, onEvent: (e) => events.push(e) });
+    try {
+      // It would hit the hardline too: the cap answering first shows the order.
+      const command = `rm -rf / ${'#'.repeat(MAX_COMMAND_BYTES)}`;
+      await expect(sandbox.runShell({ command })).rejects.toMatchObject({ code: 'invalid_command' });
+      expect(events.filter((e) => e.type === 'sandbox_hardline')).toEqual([]);
+      await expect(sandbox.runShell({ command: 'rm -rf /' })).rejects.toMatchObject({ code: 'sandbox_hardline', data: { rule: 'recursive_delete' } });
+    } finally {
+      await sandbox.shutdown();
+      dirs.cleanup();
+    }
   });
 
   it('decides pathological 128 KiB commands (timing is in `npm run bench -- hardline`)', () => {

@@ -1,5 +1,5 @@
 /**
- * `fermix sandbox status|explain PATH|mode MODE|commands …|env …|grant command …` and
+ * `fermix sandbox status|explain PATH|explain --command CMD|mode MODE|commands …|env …|grant command …` and
  * `fermix grant path P` / `fermix revoke path P` (reference §2.18). They work without a daemon:
  * each reads or edits config.toml (validated, atomic), and a running daemon picks an edit up after
  * `fermix restart` (the daemon builds its sandbox at start). `status` also says whether the OS
@@ -21,6 +21,7 @@ import { expandHome, realRoot } from '../../sandbox/real-path.js';
 import { EXIT, UsageError, type CliIo } from '../output.js';
 import { callDaemon } from '../control-client.js';
 import { editCommands, editEnv, grantCommand } from './sandbox-edits.js';
+import { explainCommandVerb } from './sandbox-explain.js';
 
 const MODES = ['strict', 'standard', 'open'];
 
@@ -70,7 +71,8 @@ function runSandboxVerb(io: CliIo, paths: HomePaths, argv: string[], json: boole
     case 'status':
       return status(io, paths, sandbox, json);
     case 'explain': {
-      if (a === undefined) throw new UsageError('usage: fermix sandbox explain PATH');
+      if (words.some((w) => w === '--command' || w.startsWith('--command='))) return explainCommandVerb(io, paths, sandbox, words.slice(2), json);
+      if (a === undefined) throw new UsageError('usage: fermix sandbox explain PATH | --command CMD');
       const policy = policyFor(paths, sandbox);
       const context = { baseDir: process.cwd() };
       const read = policy.decide(a, 'read', context);
@@ -94,7 +96,7 @@ function runSandboxVerb(io: CliIo, paths: HomePaths, argv: string[], json: boole
       if (a !== 'set' && tail.length > 0) throw new UsageError(`unexpected words after ${b}: ${tail.join(' ')}`);
       return changed(editEnv(paths, a, b, tail));
     default:
-      throw new UsageError('usage: fermix sandbox status|explain PATH|mode MODE|commands …|env …|grant command NAME -- CMD');
+      throw new UsageError('usage: fermix sandbox status|explain PATH|explain --command CMD|mode MODE|commands …|env …|grant command NAME -- CMD');
   }
 }
 
