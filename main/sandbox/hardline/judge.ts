@@ -118,6 +118,10 @@ function judgeScript(script: Script, context: JudgeContext, depth: number, decis
       const stage = stages[i];
       if (stage.plain !== true && !isPlainCommand(stage)) {
         const found = judgeCached(stage, local, depth, decision, flow);
+        // A download run by a later stage: show the pipeline, not only the interpreter.
+        if (found !== undefined && found.rule === 'remote_script' && i > 0) {
+          return { ...found, excerpt: stages.slice(0, i + 1).map((s) => s.excerpt.trim()).filter((e) => e !== '').join(' | ') };
+        }
         if (found !== undefined) return found;
       }
       if (i < stages.length - 1) flow = outputOf(stage, flow);
