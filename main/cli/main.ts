@@ -36,6 +36,7 @@ Usage: fermix <verb> [options]
   secrets set NAME [--stdin] | clear NAME | status NAME   API keys in the OS keychain (never in argv)
   secrets migrate --to keyring|file [--name NAME]   move stored secrets and switch [fermix_core] secret_store
   plugins list|catalog|installed|doctor|enable|disable|reload|install|upgrade|pin|uninstall|gc|auth|config …   plugins (--json everywhere)
+  token rotate [--json]           sign every window out (new URL token, all web sessions revoked)
   roles list|check [--json]       every role (operator is built in) and what each reaches; [agents.main] role picks one
   mcp list|tools|restart|logs|add|remove|enable|disable|pins|import|serve|list-exposed   MCP servers ([mcp.servers]) and inbound MCP
   version                         print the version
@@ -160,6 +161,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         return await (await info()).logsVerb(io, paths, values.lines === undefined ? DEFAULT_TAIL_LINES : Number(values.lines), values.follow ?? false, json);
       case 'capabilities':
         return await (await capabilities()).capabilitiesVerb(io, paths, positionals.slice(1), { json, kind: values.kind, args: values.args, trust: values.trust, interactive: values.interactive });
+      case 'token':
+        return await (await import('./verbs/token.js')).tokenVerb(io, paths, sub, json);
       case 'roles':
         return (await capabilities()).rolesVerb(io, paths, sub, json);
       case 'secrets':

@@ -222,6 +222,13 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
         socket: paths.socket,
         in_flight: inFlight,
       }),
+      'system.rotate_token': () => {
+        const { revoked } = auth.rotate();
+        http.closeEventClients();
+        writeRuntimeInfo();
+        logger.info('web token rotated; every window session revoked', { revoked_sessions: revoked });
+        return { url: `${httpUrl ?? ''}#token=${auth.token}`, revoked_sessions: revoked };
+      },
       'system.stop': () => {
         // Answer first, then stop: the caller waits for the pid to disappear.
         setTimeout(() => stopRequested('stop requested over the API'), 10);
@@ -310,7 +317,11 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
 
     const url = `${httpUrl}#token=${auth.token}`;
     // The CLI reads this to print the window URL (`fermix status`); 0600 because it holds the token.
-    writeFileSync(paths.runtimeInfo, JSON.stringify({ pid: process.pid, port, url, version: FERMIX_VERSION, started_at: startedAt.toISOString() }, null, 2), { mode: 0o600 });
+    // Rewritten when the token rotates (system.rotate_token).
+    function writeRuntimeInfo(): void {
+      writeFileSync(paths.runtimeInfo, JSON.stringify({ pid: process.pid, port, url: `${httpUrl}#token=${auth.token}`, version: FERMIX_VERSION, started_at: startedAt.toISOString() }, null, 2), { mode: 0o600 });
+    }
+    writeRuntimeInfo();
     cleanups.unshift(() => rmSync(paths.runtimeInfo, { force: true }));
     agent.start(); // resumes turns parked for approval before the last shutdown
     logger.info('daemon started', { pid: process.pid, port, home: paths.home, version: FERMIX_VERSION, jail: tools.jailStatus.active, startup_ms: startupMarks });

@@ -10,8 +10,9 @@ const SINGLE_HEADERS = new Set(['host', 'origin', 'authorization']);
  * Loopback HTTP auth (ARCHITECTURE §3): a random per-run token, traded by the page for an HttpOnly,
  * SameSite=Strict session cookie; Host and Origin pinned to the bound address against DNS rebinding.
  */
-export function createHttpAuth(token = randomBytes(32).toString('base64url'), sessions: WebSessionStore = createWebSessionStore()) {
+export function createHttpAuth(initialToken = randomBytes(32).toString('base64url'), sessions: WebSessionStore = createWebSessionStore()) {
   let port = 0;
+  let token = initialToken;
   const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const allowedOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
 
@@ -32,7 +33,17 @@ export function createHttpAuth(token = randomBytes(32).toString('base64url'), se
   }
 
   return {
-    token,
+    get token() {
+      return token;
+    },
+    /**
+     * A new URL token and no sessions left: every open window and every copy of the old URL stop
+     * working (the window that asked gets the new URL back and signs in with it).
+     */
+    rotate(): { token: string; revoked: number } {
+      token = randomBytes(32).toString('base64url');
+      return { token, revoked: sessions.revokeAll() };
+    },
     setPort(value: number) {
       port = value;
     },

@@ -325,6 +325,10 @@ export function createHttpServer(options: HttpServerOptions) {
     get port() {
       return boundPort;
     },
+    /** Ends every event stream (after a token rotation their sessions are gone; they reconnect and are refused). */
+    closeEventClients(): void {
+      for (const ws of sockets) ws.close(4401, 'session revoked');
+    },
     /** Live event streams, for tests and status. */
     get websocketClients() {
       return sockets.size;

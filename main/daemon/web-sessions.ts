@@ -141,6 +141,13 @@ export function createWebSessionStore(options: WebSessionStoreOptions = {}) {
     revoke(id: string): void {
       if (SESSION_ID.test(id) && sessions.delete(digest(id))) persist();
     },
+    /** `fermix token rotate`: every window signs out, on purpose. Returns how many sessions ended. */
+    revokeAll(): number {
+      const count = sessions.size;
+      sessions.clear();
+      persist();
+      return count;
+    },
     get size() {
       return sessions.size;
     },

@@ -23,6 +23,11 @@ export const systemMethods = {
       in_flight: z.number().int(),
     }),
   }),
+  'system.rotate_token': defineMethod({
+    description: 'Sign every window out on purpose: a new URL token, every web session revoked. Returns the new URL.',
+    input: z.object({}).strict().default({}),
+    output: z.object({ url: z.string(), revoked_sessions: z.number().int() }),
+  }),
   'system.stop': defineMethod({
     description: 'Stop the daemon gracefully (in-flight work is cancelled, the store closed).',
     input: z.object({}).strict().default({}),

@@ -1,4 +1,5 @@
-import { useConnection } from '../../app/model-context.js';
+import { useState } from 'react';
+import { useApiClient, useConnection } from '../../app/model-context.js';
 
 export function DaemonSection() {
   const status = useConnection((state) => state.status);
@@ -23,7 +24,34 @@ export function DaemonSection() {
         <p className="placeholder">Waiting for the daemon to answer…</p>
       )}
       <button type="button" onClick={() => void refresh()}>Refresh daemon status</button>
+      <SignOutEverywhere />
     </section>
+  );
+}
+
+/**
+ * Sessions survive daemon restarts, so signing every window out is an explicit act (a shared screen, a
+ * URL pasted somewhere): a new URL token and no sessions left. This window signs in again with the new URL.
+ */
+function SignOutEverywhere() {
+  const client = useApiClient();
+  const [state, setState] = useState<{ busy: boolean; message: string | null }>({ busy: false, message: null });
+  const rotate = async () => {
+    if (!window.confirm('Sign every Fermix window and browser tab out? Open windows will need the new address; this one signs in again by itself.')) return;
+    setState({ busy: true, message: null });
+    try {
+      const { url, revoked_sessions } = await client.call('system.rotate_token');
+      setState({ busy: false, message: `Signed out ${revoked_sessions} session(s). Signing this window in again…` });
+      window.location.href = url;
+    } catch (error) {
+      setState({ busy: false, message: `Could not sign out: ${(error as Error).message}` });
+    }
+  };
+  return (
+    <div className="settings-row">
+      <button type="button" className="danger" disabled={state.busy} onClick={() => void rotate()}>Sign out every window</button>
+      {state.message && <p role="status" className="muted small">{state.message}</p>}
+    </div>
   );
 }
 
