@@ -33,7 +33,7 @@ export interface Found {
 export interface Decision {
   deadline: number;
   /** Verdicts of commands already judged in this decision, by working directory and text. */
-  seen?: Map<string, Found | null>;
+  seen?: Map<string, Map<string, Found | null>>;
   /** Verdicts of scripts already judged (both readers hand the same `sh -c` text over). */
   scripts?: Map<string, Array<{ cwd: string | undefined; positional: string | undefined; found: Found | null }>>;
   /** How each text was read, for `fermix sandbox explain --command` and the tests. */
@@ -147,11 +147,16 @@ function judgeCached(cmd: Cmd, context: JudgeContext, depth: number, decision: D
     return judgeCmd(cmd, context, depth, decision, input);
   }
   decision.seen ??= new Map();
-  const key = `${context.cwd ?? ''}\u0000${cmd.excerpt}`;
-  const known = decision.seen.get(key);
+  const cwd = context.cwd ?? '';
+  let byText = decision.seen.get(cwd);
+  if (byText === undefined) {
+    byText = new Map();
+    decision.seen.set(cwd, byText);
+  }
+  const known = byText.get(cmd.excerpt);
   if (known !== undefined) return known ?? undefined;
   const found = judgeCmd(cmd, context, depth, decision, input);
-  decision.seen.set(key, found ?? null);
+  byText.set(cmd.excerpt, found ?? null);
   return found;
 }
 
@@ -212,7 +217,7 @@ function judgeCmd(cmd: Cmd, context: JudgeContext, depth: number, decision: Deci
     }
   }
   if (name === 'kill' && words.slice(1).some((w) => w.sources !== undefined && listsEveryProcess(w.sources))) return hit('mass_kill');
-  const rule = judgeWords(words, context, judgeInner);
+  const rule = judgeWords(words, context, name === 'find' ? judgeInner : undefined);
   return rule === undefined ? undefined : hit(rule);
 }
 

@@ -17,6 +17,8 @@ export interface RuleHit {
 
 export type JudgeInner = (words: Word[]) => HardlineRule | undefined;
 
+const NO_INNER: JudgeInner = () => undefined;
+
 const BLOCK_DEVICE = /^\/dev\/(?:sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|r?disk\d|md\d|md\/|dm-\d|mapper\/.|disk\/by-[^/]{1,40}\/.|block\/.|loop\d|nbd\d|sr\d|zd\d|bcache\d|mem$|kmem$|port$)/;
 const BLOCK_PREFIX_GLOB = /^\/dev\/(?:sd|hd|vd|xvd|nvme|mmcblk|r?disk|md|dm-|mapper|block|loop|nbd)/;
 const MKFS = /^(?:mkfs(?:\.[\w.]{1,20})?|mke2fs|mkswap|wipefs|mkdosfs|mkntfs|mkexfatfs|mkudffs|mkreiserfs|mkfs_[\w]{1,20}|newfs(?:_[\w]{1,20})?)$/;
@@ -99,7 +101,7 @@ export function isInertCommand(cmd: Cmd): boolean {
 
 const INERT_EXCEPTIONS = new Set(['cd', 'pushd', 'wait', 'echo', 'printf', 'cat', 'tee', 'base64', 'rev', 'curl', 'wget', 'fetch', 'aria2c', 'nc', 'ncat', 'netcat', 'socat', 'http', 'https', 'xh', 'lwp-request', 'GET', 'lynx', 'links', 'w3m', 'telnet', 'ftp', 'tftp', 'openssl', 'pgrep', 'ps', 'pidof']);
 
-export function judgeWords(words: Word[], context: TargetContext, judgeInner: JudgeInner): HardlineRule | undefined {
+export function judgeWords(words: Word[], context: TargetContext, judgeInner: JudgeInner = NO_INNER): HardlineRule | undefined {
   const [nameWord, ...argWords] = words;
   if (nameWord === undefined) return undefined;
   const base = path.posix.basename(nameWord.text);
@@ -107,17 +109,7 @@ export function judgeWords(words: Word[], context: TargetContext, judgeInner: Ju
   const operandWords = argWords.filter((w) => !w.text.startsWith('-') || w.text === '-');
   const dangerous = (w: Word) => isCatastrophicTarget(w, context);
   const flags = shortFlags(args);
-  // `rm -rf a a a …`: each distinct operand is judged once.
-  const anyDangerous = (list: Word[]) => {
-    const seen = new Set<string>();
-    for (const w of list) {
-      const key = w.pattern === undefined ? w.text : `${w.text}\u0000${w.pattern}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      if (dangerous(w)) return true;
-    }
-    return false;
-  };
+  const anyDangerous = (list: Word[]) => anyCatastrophic(list, context);
 
   switch (base) {
     case 'rm':
@@ -250,6 +242,19 @@ export function judgeWords(words: Word[], context: TargetContext, judgeInner: Ju
     if (args.some((a) => DBUS_POWER_METHOD.test(a))) return 'power';
   }
   return undefined;
+}
+
+/** `rm -rf a a a …`: each distinct operand is judged once. */
+function anyCatastrophic(list: Word[], context: TargetContext): boolean {
+  if (list.length === 1) return isCatastrophicTarget(list[0], context);
+  const seen = new Set<string>();
+  for (const w of list) {
+    const key = w.pattern === undefined ? w.text : `${w.text}\u0000${w.pattern}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (isCatastrophicTarget(w, context)) return true;
+  }
+  return false;
 }
 
 function onlyOptions(args: string[], safe: string[]): boolean {

@@ -35,8 +35,9 @@ export function isCatastrophicTarget(input: Word | string, context: TargetContex
   if (t.includes(VAR)) return false;
   if (!t.startsWith('/')) {
     if (context.cwd === undefined) return false;
-    // A plain name in the working directory (`rm -rf build`): no normalising needed.
-    t = word.pattern === undefined && isPlainName(t) ? (context.cwd === '/' ? `/${t}` : `${context.cwd}/${t}`) : path.posix.join(context.cwd, t);
+    // A plain name in the working directory (`rm -rf build`), the common case: no path arithmetic.
+    if (word.pattern === undefined && isPlainName(t)) return plainNameIsCatastrophic(t, context.cwd, context);
+    t = path.posix.join(context.cwd, t);
   }
   if (isCatastrophicPath(needsNormalising(t) ? stripGlobs(t) : t, context)) return true;
   if (word.pattern === undefined) return false;
@@ -81,6 +82,42 @@ function inProtectedTree(target: string, context: TargetContext): boolean {
     from = to + 1;
   }
   return true;
+}
+
+interface CwdFacts {
+  cwd: string;
+  /** The protected-tree node at the working directory, if it is one. */
+  node: TreeNode | undefined;
+  /** The working directory is inside a folder protected with everything below it. */
+  below: boolean;
+}
+
+let cwdFacts: CwdFacts | undefined;
+
+function factsFor(cwd: string, context: TargetContext): CwdFacts {
+  if (cwdFacts !== undefined && cwdFacts.cwd === cwd && last?.home === context.home && last.fermixHome === context.fermixHome) return cwdFacts;
+  let node: TreeNode | undefined = protectedTree(context);
+  let below = false;
+  for (const part of cwd.split('/')) {
+    if (part === '' || node === undefined) continue;
+    if (node.protectsBelow) {
+      below = true;
+      break;
+    }
+    node = node.children.get(part);
+  }
+  if (node?.protectsBelow) below = true;
+  cwdFacts = { cwd, node, below };
+  return cwdFacts;
+}
+
+function plainNameIsCatastrophic(name: string, cwd: string, context: TargetContext): boolean {
+  const facts = factsFor(cwd, context);
+  if (facts.below || facts.node?.children.has(name) === true) return true;
+  const target = cwd === '/' ? `/${name}` : `${cwd}/${name}`;
+  if (cwd === '/' && OS_TOP_LEVEL.has(target)) return true;
+  if (isWithin(context.home, target) || (context.fermixHome !== undefined && isWithin(context.fermixHome, target))) return true;
+  return context.isProtected?.(target) ?? false;
 }
 
 function isPlainName(t: string): boolean {
