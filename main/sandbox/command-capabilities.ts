@@ -9,12 +9,12 @@
  * The family carries `metadata.sandbox_command = true`, so a config change swaps it in one step:
  * `registry.replace_kind('builtin', { sandbox_command: true }, caps)` (applyCommandCapabilities).
  */
-import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import type { Capability, ExecutionContext, Executor } from '../core/capabilities/capability.js';
 import type { CapabilityRegistry } from '../core/capabilities/registry.js';
 import { groupFor } from '../core/capabilities/groups.js';
 import { FermixError } from '../core/errors.js';
+import { findExecutable } from './executables.js';
 import { runArgv } from './run-argv.js';
 import type { Sandbox } from './sandbox.js';
 import type { SandboxCommandConfig, SandboxConfig } from './sandbox-config.js';
@@ -182,21 +182,4 @@ function sandboxOf(context: ExecutionContext): Sandbox {
   return value as Sandbox;
 }
 
-export function findExecutable(name: string, searchPath: string): string | undefined {
-  if (name.includes('/')) return isExecutable(name) ? name : undefined;
-  for (const dir of searchPath.split(path.delimiter)) {
-    if (dir === '') continue;
-    const candidate = path.join(dir, name);
-    if (isExecutable(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { findExecutable } from './executables.js';

@@ -19,6 +19,7 @@
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { findExecutable } from './executables.js';
 import { z } from 'zod';
 
 export const jailLimitsSchema = z.strictObject({
@@ -176,16 +177,3 @@ function readHardLimits(): Map<string, number> {
   return out;
 }
 
-function findExecutable(name: string, searchPath: string): string | undefined {
-  for (const dir of searchPath.split(path.delimiter)) {
-    if (dir === '') continue;
-    const candidate = path.join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}

@@ -14,8 +14,8 @@
  *   (nothing to TIOCSTI into), and staying in bwrap's group keeps `kill(-pgid)` reaching everything.
  */
 import { execFile } from 'node:child_process';
-import { accessSync, constants, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { findExecutable } from './executables.js';
 import { FermixError } from '../core/errors.js';
 import type { CommandWrapper } from './runner.js';
 import { createPidsContainment, detectLimitSupport, jailLimitsSchema, prlimitArgv, type JailLimits, type LimitSupport } from './jail-limits.js';
@@ -181,19 +181,6 @@ function kindOf(p: string): 'dir' | 'file' | undefined {
   }
 }
 
-function findExecutable(name: string, searchPath: string): string | undefined {
-  for (const dir of searchPath.split(path.delimiter)) {
-    if (dir === '') continue;
-    const candidate = path.join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
 
 function probe(bwrap: string, args: string[]): Promise<{ ok: true } | { ok: false; error: string }> {
   return new Promise((resolve) => {
