@@ -62,6 +62,13 @@ export const httpRequestSchema = z.object({
   body_status: z.object({ ok_field: nonEmpty, error_field: nonEmpty, needed_field: nonEmpty.optional() }).strict().optional(),
   extract: extractSchema.optional(),
   paginate: z.union([idWindowPaginate, pageNumberPaginate, cursorPaginate]).optional(),
+  /** Google APIs: a 403's `error.errors[].reason` separates missing scope, file permission, organizer-only and rate limit. */
+  error_model: z.literal('google').optional(),
+  /** Bodies that are not plain JSON (Gmail's base64url RFC 2822 `raw`, Drive's multipart upload); see rails/http/encode.ts. */
+  encode: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('rfc2822'), field: nonEmpty, headers: z.record(z.string().regex(HEADER_NAME, 'must be a header name'), z.string()), text: z.string() }).strict(),
+    z.object({ kind: z.literal('multipart_related'), media: z.string(), media_type: z.string().min(1) }).strict(),
+  ]).optional(),
 }).strict();
 export type HttpRequestTemplate = z.infer<typeof httpRequestSchema>;
 
@@ -87,7 +94,13 @@ export type ManifestTool = z.infer<typeof toolSchema>;
 
 const healthCheckSchema = z.union([
   z.object({ kind: z.literal('local_readiness'), requires_auth: z.literal(true) }).strict(),
-  z.object({ url: z.string().min(1), method: z.enum(['GET', 'POST']), success: z.array(z.number().int()).min(1), ok_field: z.string().min(1).optional() }).strict(),
+  z.object({
+    url: z.string().min(1), method: z.enum(['GET', 'POST']), success: z.array(z.number().int()).min(1), ok_field: z.string().min(1).optional(),
+    /** Vendors that refuse a request without them (Notion-Version, Discord's User-Agent). */
+    headers: z.record(z.string().regex(HEADER_NAME, 'must be a header name'), z.string()).optional(),
+    /** Where the connected account's name is in the answer (`name`, `username`, `inboxes[0].inbox_id`). */
+    account_path: nonEmpty.optional(),
+  }).strict(),
 ]);
 
 const apiKeyAuth = z.object({

@@ -12,7 +12,7 @@ import { redactValue } from '../../../core/redaction.js';
 import { checkUrl, DEFAULT_NET_POLICY, resolveAndPin, systemResolver, type HostResolver, type NetPolicy } from '../../../net/index.js';
 import { exchange } from '../../../net/pinned-request.js';
 import type { HttpRequestTemplate, ManifestAuth, ManifestTool } from '../../manifest.js';
-import { authRejected, errorExcerpt, httpFailure, railError } from './errors.js';
+import { authRejected, errorExcerpt, googleForbidden, httpFailure, railError } from './errors.js';
 import { getPath, pickFields } from './extract.js';
 import { renderRequest, TemplateArgumentError, type RenderedRequest } from './template.js';
 
@@ -40,7 +40,8 @@ export interface HttpCallDeps {
   signal?: AbortSignal;
 }
 
-const ajv = new Ajv({ allErrors: false, strict: false });
+// useDefaults: a schema's `default` (Gmail max_results 10, Calendar calendar_id primary) reaches the template.
+const ajv = new Ajv({ allErrors: false, strict: false, useDefaults: true });
 const validators = new WeakMap<object, ReturnType<typeof ajv.compile>>();
 
 function validateArgs(tool: ManifestTool, args: Record<string, unknown>): void {
@@ -72,8 +73,8 @@ async function send(request: RenderedRequest, credential: string | null, deps: H
   const override = deps.net.testPortOverrides?.[url.hostname];
   if (override !== undefined && policy.allowLoopbackForTests === true) url.port = String(override);
   const headers: Record<string, string> = { 'user-agent': 'fermix-desktop', accept: 'application/json', 'accept-encoding': 'identity', ...request.headers };
-  const body = request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
-  if (body) headers['content-type'] = 'application/json; charset=utf-8';
+  const body = request.rawBody ? request.rawBody.bytes : request.body === undefined ? undefined : Buffer.from(JSON.stringify(request.body));
+  if (body) headers['content-type'] = request.rawBody ? request.rawBody.contentType : 'application/json; charset=utf-8';
   if (credential !== null && deps.auth.type !== 'none') {
     const scheme = deps.auth.type === 'api_key' ? deps.auth.scheme : 'Bearer';
     headers[deps.auth.type === 'api_key' ? deps.auth.header.toLowerCase() : 'authorization'] = `${scheme} ${credential}`;
@@ -108,8 +109,14 @@ function classify(page: Page & { raw?: Buffer }, template: HttpRequestTemplate, 
   const success = template.success ?? [200];
   if (!success.includes(page.status)) {
     const excerpt = errorExcerpt(page.raw ?? Buffer.from(JSON.stringify(page.json ?? '')), credential);
+    if (template.error_model === 'google') {
+      const google = googleForbidden(deps.plugin, page.status, page.headers, page.json, excerpt, tool.requires_scopes ?? []);
+      if (google) throw google;
+    }
     throw httpFailure(deps.plugin, deps.auth, page.status, page.headers, excerpt, tool.requires_scopes ?? []);
   }
+  // 204 No Content (Calendar's events.delete) is a success with nothing to read.
+  if (page.json === undefined && page.status === 204 && page.bytes === 0) return;
   if (page.json === undefined) throw railError('non_json_response', 'unexpected non-JSON response', `${deps.plugin}'s endpoint answered something other than JSON; report it to the plugin publisher.`, { status: page.status });
   const status = template.body_status;
   if (status && page.json !== null && typeof page.json === 'object' && (page.json as Record<string, unknown>)[status.ok_field] === false) {
@@ -129,6 +136,8 @@ function hasNextLink(headers: IncomingHttpHeaders): boolean {
 export async function callHttpTool(tool: ManifestTool, args: Record<string, unknown>, deps: HttpCallDeps): Promise<ToolResult> {
   const template = tool.request;
   if (!template) throw railError('not_implemented', `${tool.name} has no HTTP request template.`, 'Reinstall the plugin.');
+  // A copy: useDefaults fills defaults in, and the caller's arguments stay as the model sent them.
+  args = structuredClone(args);
   validateArgs(tool, args);
   let request: RenderedRequest;
   try {
@@ -149,7 +158,7 @@ export async function callHttpTool(tool: ManifestTool, args: Record<string, unkn
     const page = await send(request, credential, deps, HTTP_RAIL_LIMITS.responseBytes);
     classify(page, template, tool, deps, credential);
     const data = pickFields(getPath(page.json, template.extract?.path), template.extract?.fields);
-    const text = scrub(data);
+    const text = scrub(data ?? null);
     return { text, data: JSON.parse(text) };
   }
   const maxPages = Math.min(paginate.max_pages ?? HTTP_RAIL_LIMITS.defaultPages, HTTP_RAIL_LIMITS.maxPages);
@@ -167,7 +176,9 @@ export async function callHttpTool(tool: ManifestTool, args: Record<string, unkn
     let next: string | number | undefined;
     if (paginate.mode === 'id_window') {
       const last = pageItems[pageItems.length - 1] as Record<string, unknown> | undefined;
-      next = pageItems.length > 0 && last && last[paginate.id_field] !== undefined ? String(last[paginate.id_field]) : undefined;
+      // A path, so Discord members page by `user.id`.
+      const id = last === undefined ? undefined : getPath(last, paginate.id_field);
+      next = pageItems.length > 0 && id !== undefined && id !== null ? String(id) : undefined;
     } else if (paginate.mode === 'page_number') {
       next = pageItems.length > 0 && hasNextLink(page.headers) ? (pageNumber += 1) : undefined;
     } else {
@@ -200,9 +211,12 @@ function missingCredential(deps: HttpCallDeps): FermixError {
 export async function checkCredential(plugin: string, auth: ManifestAuth, credential: string, net: HttpRailNet): Promise<{ accepted: boolean; account: string | null }> {
   if (auth.type !== 'api_key' || !auth.health_check || !('url' in auth.health_check)) return { accepted: true, account: null };
   const check = auth.health_check;
-  const page = await send({ method: check.method, url: new URL(check.url), headers: {} }, credential, { plugin, auth, credential: async () => credential, net }, 64 * 1024);
+  const headers = Object.fromEntries(Object.entries(check.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+  const page = await send({ method: check.method, url: new URL(check.url), headers }, credential, { plugin, auth, credential: async () => credential, net }, 64 * 1024);
   const body = (page.json ?? {}) as Record<string, unknown>;
   const accepted = check.success.includes(page.status) && (check.ok_field === undefined || body[check.ok_field] === true);
-  const account = accepted && typeof body.user === 'string' ? `${body.user}${typeof body.team === 'string' ? `@${body.team}` : ''}` : null;
+  const named = check.account_path === undefined ? undefined : getPath(body, check.account_path);
+  const slack = typeof body.user === 'string' ? `${body.user}${typeof body.team === 'string' ? `@${body.team}` : ''}` : null;
+  const account = !accepted ? null : check.account_path === undefined ? slack : typeof named === 'string' && named !== '' ? named : null;
   return { accepted, account };
 }

@@ -5,6 +5,7 @@
  * argument is absent; placeholders inside longer strings are interpolated (URL path segments encoded).
  */
 import type { HttpRequestTemplate, TemplateValue } from '../../manifest.js';
+import { multipartRelated, rfc2822 } from './encode.js';
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const WHOLE = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
@@ -33,6 +34,8 @@ export function templateProblem(request: HttpRequestTemplate): TemplateProblem |
   for (const name of Object.keys(request.headers ?? {})) {
     if (name.toLowerCase() === 'authorization') return { field: `headers.${name}`, message: 'must not be set by the template (the credential is injected by Fermix)' };
   }
+  if (request.encode && (request.method === 'GET' || request.method === 'DELETE')) return { field: 'encode', message: `needs a method with a body, not ${request.method}` };
+  if (request.encode?.kind === 'multipart_related' && request.paginate) return { field: 'encode', message: 'cannot be combined with paginate' };
   return null;
 }
 
@@ -59,21 +62,28 @@ function interpolate(text: string, args: Record<string, unknown>, encode: boolea
   });
 }
 
-/** Renders one template value; ABSENT means "leave this key out". */
+/**
+ * Renders one template value; ABSENT means "leave this key out". A nested object or array whose every
+ * entry was absent is absent too: a PATCH must not send `start: {}` or `parents: []` for an argument
+ * the model left out (Calendar and Drive would read those as "clear it").
+ */
 function renderValue(value: TemplateValue, args: Record<string, unknown>): unknown {
   if (typeof value === 'string') {
     const whole = WHOLE.exec(value);
     if (whole) return args[whole[1]] === undefined ? ABSENT : args[whole[1]];
     return interpolate(value, args, false);
   }
-  if (Array.isArray(value)) return value.map((item) => renderValue(item, args)).filter((item) => item !== ABSENT);
+  if (Array.isArray(value)) {
+    const items = value.map((item) => renderValue(item, args)).filter((item) => item !== ABSENT);
+    return items.length === 0 && value.length > 0 ? ABSENT : items;
+  }
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
       const rendered = renderValue(item, args);
       if (rendered !== ABSENT) out[key] = rendered;
     }
-    return out;
+    return Object.keys(out).length === 0 && Object.keys(value).length > 0 ? ABSENT : out;
   }
   return value;
 }
@@ -83,6 +93,8 @@ export interface RenderedRequest {
   url: URL;
   headers: Record<string, string>;
   body?: Record<string, unknown>;
+  /** Set by a `multipart_related` encoder: sent as is instead of JSON. */
+  rawBody?: { bytes: Buffer; contentType: string };
 }
 
 export function renderRequest(template: HttpRequestTemplate, args: Record<string, unknown>): RenderedRequest {
@@ -100,6 +112,10 @@ export function renderRequest(template: HttpRequestTemplate, args: Record<string
     const rendered = interpolate(value, args, false);
     if (rendered !== ABSENT) headers[name.toLowerCase()] = rendered;
   }
-  const body = template.body === undefined ? undefined : (renderValue(template.body, args) as Record<string, unknown>);
+  const rendered = template.body === undefined ? undefined : renderValue(template.body, args);
+  const body = rendered === undefined ? undefined : rendered === ABSENT ? {} : (rendered as Record<string, unknown>);
+  const encoder = template.encode;
+  if (encoder?.kind === 'rfc2822') return { method: template.method, url, headers, body: { ...(body ?? {}), [encoder.field]: rfc2822(encoder, args) } };
+  if (encoder?.kind === 'multipart_related') return { method: template.method, url, headers, rawBody: multipartRelated(encoder, body ?? {}, args) };
   return { method: template.method, url, headers, body };
 }
