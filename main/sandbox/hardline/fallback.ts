@@ -10,7 +10,7 @@
  * so a string whose end the shell would see elsewhere is judged as code too.
  */
 import path from 'node:path';
-import { emptyScript, type Cmd, type Feed, type FunctionDef, type Loop, type Redirect, type Script, type Word } from './model.js';
+import { emptyScript, type Cmd, type Feed, type FunctionDef, type Loop, type Pipeline, type Redirect, type Script, type Word } from './model.js';
 import { isFetcherCommand } from './programs.js';
 import { isInertCommand } from './rules.js';
 import { scanStructure, type Structure } from './scan.js';
@@ -54,6 +54,7 @@ export function conservativeScript(st: Structure, env: WordEnv): Script {
   const bodies = new Map<number, number>();
   for (const doc of st.heredocs.values()) bodies.set(doc.bodyStart, doc.end);
   const hasBodies = bodies.size > 0;
+  const seenNested = new Map<string, { pipelines: Pipeline[]; fetched: boolean }>();
 
   const parseRange = (start: number, end: number): void => {
     let words: Word[] = [];
@@ -141,12 +142,25 @@ export function conservativeScript(st: Structure, env: WordEnv): Script {
       stages = [];
     };
     const nested = (s: number, e: number): boolean => {
+      if (s >= e) return false;
+      // The same substitution again (outside loops and functions, whose bookkeeping it could touch): same commands.
+      const cacheable = loops.length === 0 && fns.length === 0 && e - s <= 4096;
+      const key = cacheable ? text.slice(s, e) : '';
+      const known = cacheable ? seenNested.get(key) : undefined;
+      if (known !== undefined) {
+        for (const p of known.pipelines) script.pipelines.push(p);
+        return known.fetched;
+      }
       const before = script.pipelines.length;
+      const loopsBefore = script.loops.length;
+      const fnsBefore = script.functions.length;
       nestedDepth += 1;
       parseRange(s, e);
       nestedDepth -= 1;
-      for (let k = before; k < script.pipelines.length; k += 1) if (script.pipelines[k].stages.some((c) => isFetcherCommand(c.words))) return true;
-      return false;
+      let fetched = false;
+      for (let k = before; k < script.pipelines.length && !fetched; k += 1) if (script.pipelines[k].stages.some((c) => isFetcherCommand(c.words))) fetched = true;
+      if (cacheable && script.loops.length === loopsBefore && script.functions.length === fnsBefore) seenNested.set(key, { pipelines: script.pipelines.slice(before), fetched });
+      return fetched;
     };
 
     let i = start;
