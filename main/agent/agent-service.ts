@@ -27,6 +27,7 @@ import { createCompactionStore, type CompactionRow } from '../store/compactions.
 import { MAX_RECOMPRESSIONS, createCompactor, overheadTokens } from './compaction/compactor.js';
 import type { ProviderHandle } from './loop/model-call.js';
 import { isContextOverflow } from './providers/provider-errors.js';
+import { createSubagentRunner } from './subagents/runner.js';
 
 export interface AgentLogger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -127,7 +128,8 @@ export function createAgentService(deps: AgentServiceDeps) {
     deferralEnabled: () => deps.config().fermix_core.tools.tool_search.enabled,
     pluginStatus: deps.pluginStatus ?? (() => []),
     skillCatalog: deps.skillCatalog ?? (() => []),
-    services: deps.services ?? (() => ({})),
+    // Main-agent turns also get the subagents port (workers are built without it: no recursion).
+    services: () => ({ ...(deps.services?.() ?? {}), subagents }),
     now,
   });
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...deps.retry };
@@ -140,6 +142,11 @@ export function createAgentService(deps: AgentServiceDeps) {
   const waiters = new Map<string, ((summary: TurnSummary) => void)[]>();
   /** conversation id → its pause switch, while it has turns to run (turn-hold.ts). */
   const holds = new Map<string, TurnHold>();
+  const subagents = createSubagentRunner({
+    registry: deps.registry, invoker: deps.invoker, events: deps.events, config: deps.config, services: deps.services ?? (() => ({})),
+    handles: () => providers.handles(), parentTurn: (id) => running.get(id)?.turnId ?? null, parentStore: store,
+    checkpoint: (id, signal) => holds.get(id)?.checkpoint(signal) ?? Promise.resolve(), retry, now,
+  });
   let shuttingDown = false;
 
   // AI SDK warnings go to the console by default; the daemon's console is not a log.
@@ -237,8 +244,8 @@ export function createAgentService(deps: AgentServiceDeps) {
         outcome = outcomeError(await providers.noProvider());
       } else {
         await loadAiSdk(); // first turn only: the SDK is not loaded at start-up
-        // Every run has a role (Voss). Jobs, subagents and inbound MCP have no role of their own yet, so
-        // they run under the main agent's role, narrowed further by their trust and the gate.
+        // Every run has a role (Voss). Jobs and inbound MCP have no role of their own yet, so they run under
+        // the main agent's role, narrowed further by their trust and the gate (subagent workers: subagents/worker-role.ts).
         const role = mainAgentRole(deps.config());
         // Preflight (reference §1.2 step 4): a conversation that grew past the threshold is compacted first.
         await autoCompact(conversationId, candidates[0], turn.options, entry.controller.signal, turnId);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { chatEventSchemas } from './chat-events.js';
 import { computerStateSchema } from './methods/computer.js';
 import { pluginInstallProgressSchema } from './methods/plugins.js';
+import { jobRunFinishedSchema } from './methods/jobs.js';
 
 /**
  * Every event travels in this envelope. `stream` is a conversation id or "system";
@@ -32,8 +33,31 @@ export const eventPayloadSchemas = {
   'directory_access.settled': z.object({ token: z.string(), outcome: z.string() }),
   /** Computer use's pause switch changed (tray, window, CLI): the same shape computer.status answers. */
   'computer.state': computerStateSchema,
+  /**
+   * A subagents worker changed state (queued → running → completed, failed, timed_out or canceled), on the
+   * parent conversation's stream: the window draws one live card per worker, keyed by batch_id + worker_id.
+   */
+  'chat.subagent': z.object({
+    turn_id: z.string(),
+    batch_id: z.string(),
+    worker_id: z.string(),
+    task: z.string(),
+    status: z.enum(['queued', 'running', 'completed', 'failed', 'timed_out', 'canceled']),
+    iterations: z.number().int(),
+    /** The tool the worker is running now (or ran last), null before its first call. */
+    tool: z.string().nullable(),
+    duration_ms: z.number().int().nullable(),
+    input_tokens: z.number().int(),
+    output_tokens: z.number().int(),
+    cost_usd: z.number().nullable(),
+    error: z.string().nullable(),
+    /** The first 400 characters of the worker's answer once it is done. */
+    preview: z.string().nullable(),
+  }),
   /** A plugin install moved to its next phase (download, verify, extract, activate, done). */
   'plugins.install_progress': pluginInstallProgressSchema,
+  /** A scheduled job's run finished (main/jobs/delivery.ts): a notification, and the Jobs screen refreshes. */
+  'job.run_finished': jobRunFinishedSchema,
   ...chatEventSchemas,
 } as const;
 export type EventType = keyof typeof eventPayloadSchemas;

@@ -90,6 +90,8 @@ export const configSchema = z.object({
   /** Which role each agent runs with (Voss): the main interactive agent; default the built-in `operator` (every group). */
   agents: z.object({
     main: z.object({ role: z.string().min(1).optional() }).strict().prefault({}),
+    /** subagents workers (main/agent/subagents/worker-role.ts): default `operator`, always capped by the main role and the narrowed classes. */
+    subagent: z.object({ role: z.string().min(1).optional() }).strict().prefault({}),
   }).strict().prefault({}),
   // Both bounds prune oldest-first; the size is an estimate (doctor's audit row shows it).
   audit: z.object({
@@ -114,6 +116,10 @@ export const configSchema = z.object({
   const mainRole = config.agents.main.role;
   if (mainRole !== undefined && mainRole !== BUILTIN_OPERATOR_ROLE && config.roles[mainRole] === undefined) {
     context.addIssue({ code: 'custom', path: ['agents', 'main', 'role'], message: `no role named "${mainRole}" (define [roles.${mainRole}] tools = [...], or use "${BUILTIN_OPERATOR_ROLE}")` });
+  }
+  const subagentRole = config.agents.subagent.role;
+  if (subagentRole !== undefined && subagentRole !== BUILTIN_OPERATOR_ROLE && config.roles[subagentRole] === undefined) {
+    context.addIssue({ code: 'custom', path: ['agents', 'subagent', 'role'], message: `no role named "${subagentRole}" (define [roles.${subagentRole}] tools = [...], or use "${BUILTIN_OPERATOR_ROLE}")` });
   }
 });
 

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { ExecutionContext, Executor } from '../core/capabilities/capability.js';
+import { FermixError } from '../core/errors.js';
 import { defineBuiltin } from './define-builtin.js';
 
 export const subagentsInput = z.object({
@@ -32,6 +34,9 @@ const workerResult = z.object({
   output: z.string().nullable().describe('The worker answer, cut to its share of the 60000-byte budget.'),
   error: z.string().nullable(),
   truncated: z.boolean(),
+  input_tokens: z.number().int().describe('Tokens the worker sent to its model (also added to the parent turn).'),
+  output_tokens: z.number().int(),
+  cost_usd: z.number().nullable().describe('Estimated cost, null when the provider has no price.'),
 });
 
 export const subagentsOutput = z.object({
@@ -44,7 +49,47 @@ export const subagentsOutput = z.object({
     timed_out: z.number().int(),
     canceled: z.number().int(),
   }),
+  usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int(), cost_usd: z.number().nullable() }),
 });
+
+export type SubagentsArgs = z.output<typeof subagentsInput>;
+export type SubagentsResult = z.output<typeof subagentsOutput>;
+
+/**
+ * `context.services.subagents`: provided by the agent service to main-agent turns only (never to
+ * workers, jobs' MCP callers or `fermix capabilities call`), which is what "source trust" means here.
+ */
+export interface SubagentsService {
+  runBatch(input: SubagentsArgs, context: { trust: ExecutionContext['trust']; conversationId?: string; signal: AbortSignal }): Promise<SubagentsResult>;
+}
+
+const invalidTasks = (message: string, data?: Record<string, unknown>) =>
+  new FermixError({ code: 'invalid_tasks', message, hint: 'Call subagents again with 1-8 tasks, each with a unique id and a non-empty task.', data });
+
+const executeSubagents: Executor = async (args, context) => {
+  if (context.origin === 'subagent') {
+    throw new FermixError({ code: 'recursion', message: 'A subagent cannot start subagents of its own.', hint: 'Do the work with the tools offered here, and report back to the main agent.' });
+  }
+  const raw = context.services?.subagents as Partial<SubagentsService> | undefined;
+  if (raw === null || typeof raw !== 'object' || typeof raw.runBatch !== 'function') {
+    throw new FermixError({
+      code: 'no_source_trust',
+      message: 'subagents runs only inside a main-agent turn, and this call has none.',
+      hint: 'Ask for the delegated work in the chat window or with `fermix ask`; jobs, MCP clients and `fermix capabilities call` cannot start subagents.',
+    });
+  }
+  const parsed = subagentsInput.safeParse(args);
+  if (!parsed.success) throw invalidTasks(`subagents got invalid tasks: ${parsed.error.issues[0]?.message ?? 'unreadable arguments'}.`, { path: parsed.error.issues[0]?.path });
+  const ids = parsed.data.tasks.map((task) => task.id);
+  const duplicate = ids.find((id, index) => ids.indexOf(id) !== index);
+  if (duplicate !== undefined) throw invalidTasks(`Two tasks share the id ${JSON.stringify(duplicate)}; ids must be unique.`, { id: duplicate });
+  const result = await (raw as SubagentsService).runBatch(parsed.data, { trust: context.trust, conversationId: context.conversationId, signal: context.signal });
+  return {
+    text: JSON.stringify(result),
+    data: result,
+    audit: { requested: result.summary.requested, completed: result.summary.completed, failed: result.summary.failed, timed_out: result.summary.timed_out, canceled: result.summary.canceled },
+  };
+};
 
 export const subagents = defineBuiltin({
   name: 'subagents',
@@ -72,4 +117,8 @@ export const subagents = defineBuiltin({
     { tag: 'invalid_tasks', description: 'tasks missing, empty, over the cap, or with duplicate ids' },
   ],
   scope_requirements: ['agent:delegate'],
+  executor: executeSubagents,
+  // Each worker enforces its own timeout (≤ 900 s); the boundary's deadline only covers the worst case of
+  // eight workers one after another (max_concurrency 1), plus a minute to wind down.
+  timeout_ms: 8 * 900_000 + 60_000,
 });
