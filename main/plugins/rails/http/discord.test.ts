@@ -34,7 +34,7 @@ describe('HTTP rail against the Discord fake', () => {
   });
 
   it('pages by snowflake: guilds with after, messages with before, members by user.id', async () => {
-    const guilds = (await call('discord_list_guilds', { limit: 2 })).data as { items: { id: string }[] };
+    const guilds = (await call('discord_list_guilds', { limit: 2 })).data as { items: { id: string; name: string }[] };
     expect(guilds.items.map((g) => g.name)).toEqual(['Guild 0', 'Guild 1', 'Guild 2']);
     expect(paths('/api/v10/users/@me/guilds').map((q) => q.get('after'))).toEqual([null, DISCORD_IDS.snow(11), DISCORD_IDS.snow(12)]);
     const history = (await call('discord_channel_messages', { channel_id: DISCORD_IDS.channel, limit: 2 })).data as { items: { content: string }[] };

@@ -29,7 +29,9 @@ export function httpFailure(plugin: string, auth: ManifestAuth, status: number, 
     return new FermixError({ code: 'permission_denied', message: `permission denied (requires: ${needs})${body}`, hint: auth.type === 'oauth2' ? `Reconnect with the missing scopes: \`fermix plugins auth reauthorize ${plugin}\`.` : `Give the ${plugin} credential the missing permission, then \`fermix plugins auth set ${plugin}\`.`, data: { plugin, status, missing_scopes: missing } });
   }
   if (status === 429) {
-    const retry = Number(headers['retry-after']);
+    // X sends no Retry-After, only `x-rate-limit-reset` (epoch seconds when the window reopens).
+    const reset = Number(headers['x-rate-limit-reset']);
+    const retry = headers['retry-after'] !== undefined ? Number(headers['retry-after']) : Number.isFinite(reset) && reset > 0 ? Math.max(0, reset - Date.now() / 1000) : NaN;
     const seconds = Number.isFinite(retry) && retry >= 0 ? Math.ceil(retry) : 60;
     return new FermixError({ code: 'rate_limited', message: `rate-limited retry after ${seconds}s`, hint: `Wait ${seconds} seconds before calling ${plugin}'s tools again.`, data: { plugin, status, retry_after_s: seconds } });
   }
