@@ -14,11 +14,13 @@ import { emptyScript, type Cmd, type Feed, type FunctionDef, type Loop, type Pip
 import { isFetcherCommand } from './programs.js';
 import { isInertCommand } from './rules.js';
 import { scanStructure, type Structure } from './scan.js';
-import { evaluateWord, heredocText, type WordEnv } from './words.js';
+import { assignVariable, evaluateWord, heredocText, type WordEnv } from './words.js';
 
 /** Characters that neither end a word nor start a quote or an expansion. */
 const WORD_CHAR = new Uint8Array(128).fill(1);
 for (const c of ' \t\n;&|()<>\\\'"`$') WORD_CHAR[c.charCodeAt(0)] = 0;
+
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /** Shared empty lists (most commands have no redirection); replaced by a fresh array on first push. */
 const NONE_REDIRECTS: Redirect[] = [];
@@ -106,6 +108,13 @@ export function conservativeScript(st: Structure, env: WordEnv): Script {
       return true;
     };
     const endCommand = (background: boolean, piped = false) => {
+      // `d=/` on its own (no command after it): later words see `$d` as `/`.
+      if (!piped && stages.length === 0 && words.length > 0 && words.every((w) => ASSIGNMENT.test(w.text.slice(0, 130)))) {
+        for (const w of words) {
+          const eq = w.text.indexOf('=');
+          assignVariable(env, w.text.slice(0, eq), { ...w, text: w.text.slice(eq + 1) });
+        }
+      }
       if (sawFunctionParens && words.length === 1) {
         fns.push({ def: { name: words[0].text, forksItself: false, excerpt: text.slice(commandStart, commandStart + 200) }, braceDepth: braceDepth + 1 });
         words = [];

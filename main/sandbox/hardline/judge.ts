@@ -63,7 +63,8 @@ export function judgeText(text: string, context: JudgeContext, depth: number, de
 function readAndJudge(text: string, context: JudgeContext, depth: number, decision: Decision): Found | undefined {
   const st = scanStructure(text);
   if (st.depth > MAX_STRUCTURE_DEPTH) return { rule: 'too_deep', excerpt: text };
-  const env = { home: context.home, positional: context.positional };
+  // One environment per reader: variables assigned while one reads must not leak into the other.
+  const envFor = () => ({ home: context.home, positional: context.positional });
   const scripts: Script[] = [];
   const fitsTree = st.tokens <= TREE_LIMITS.tokens && st.depth <= TREE_LIMITS.depth && st.pipes <= TREE_LIMITS.pipes;
   if (fitsTree && shellParserReady()) {
@@ -73,7 +74,7 @@ function readAndJudge(text: string, context: JudgeContext, depth: number, decisi
       if ('tree' in outcome) {
         try {
           if (!outcome.tree.rootNode.hasError) {
-            scripts.push(scriptFromTree(st, outcome.tree.rootNode, env));
+            scripts.push(scriptFromTree(st, outcome.tree.rootNode, envFor()));
             decision.readers.add('tree');
           }
         } finally {
@@ -82,10 +83,10 @@ function readAndJudge(text: string, context: JudgeContext, depth: number, decisi
       }
     }
   }
-  scripts.push(conservativeScript(st, env));
+  scripts.push(conservativeScript(st, envFor()));
   decision.readers.add('scan');
   if (!st.wellFormed) {
-    scripts.push(conservativeScript(withoutQuotes(st.text), env));
+    scripts.push(conservativeScript(withoutQuotes(st.text), envFor()));
     decision.readers.add('scan_unquoted');
   }
   for (const script of scripts) {
@@ -196,6 +197,13 @@ function judgeCmd(cmd: Cmd, context: JudgeContext, depth: number, decision: Deci
       }
     }
     if ((name === 'source' || name === '.') && operands[0]?.fetched) return hit('remote_script');
+    if ((name === 'source' || name === '.') && /^\/(?:dev\/stdin|proc\/self\/fd\/0|dev\/fd\/0)$/.test(operands[0]?.text ?? '')) {
+      if (stdin.fetched) return hit('remote_script');
+      for (const text of stdin.texts) {
+        const found = judgeText(text, context, depth + 1, decision);
+        if (found !== undefined) return found;
+      }
+    }
   }
 
   const judgeInner = (inner: Word[]) => judgeCmd({ words: inner, redirects: [], feeds: [], excerpt: inner.map((w) => w.text).join(' ') }, context, depth + 1, decision, undefined)?.rule;
@@ -241,7 +249,8 @@ function stdinOf(cmd: Cmd, input: Flow | undefined): Flow {
 const PASSING_TEXT = new Set(['echo', 'printf', 'cat', 'tee', 'dd', 'pv', 'stdbuf', 'base64', 'rev']);
 
 function outputOf(cmd: Cmd, input: Flow | undefined): Flow {
-  if (cmd.opaqueOutputFetched === true || isFetcherCommand(unwrapOf(cmd).words, true)) return { texts: [], fetched: true, producer: cmd };
+  // A fetcher, or any stage holding a download (`echo "$(curl …)"`, `cat <(curl …)`), writes what the network sent.
+  if (cmd.opaqueOutputFetched === true || isFetcherCommand(unwrapOf(cmd).words, true) || cmd.words.some((w) => w.fetched)) return { texts: [], fetched: true, producer: cmd };
   const words = unwrapOf(cmd).words;
   const name = path.posix.basename(words[0]?.text ?? '');
   if (!PASSING_TEXT.has(name) && cmd.feeds.length === 0 && cmd.redirects.length === 0) return { texts: [], fetched: input?.fetched ?? false, producer: cmd };

@@ -63,7 +63,11 @@ export function isFetcherCommand(words: Word[], unwrapped = false): boolean {
   if (!FETCHERS.has(name)) return false;
   const args = inner.slice(1).map((w) => w.text);
   // `curl -o file URL` / `wget -O file URL` write to a file, not to the pipe.
-  if (name === 'curl') return !args.some((a, i) => (a === '-o' || a === '--output' || a === '-O' || a === '--remote-name') && args[i + 1] !== '-' && !(a.startsWith('-o') && a.length > 2 && a.slice(2) === '-'));
+  if (name === 'curl') {
+    const toStdout = (target: string | undefined) => target === '-' || target === '/dev/stdout' || target === '/dev/fd/1' || target === '/proc/self/fd/1';
+    return !args.some((a, i) => ((a === '-o' || a === '--output') && !toStdout(args[i + 1])) || a === '-O' || a === '--remote-name' || a === '--remote-name-all'
+      || (a.startsWith('-o') && a.length > 2 && !toStdout(a.slice(2))) || (a.startsWith('--output=') && !toStdout(a.slice(9))));
+  }
   if (name === 'wget') {
     const out = args.findIndex((a) => a === '-O' || a === '--output-document');
     if (out !== -1) return args[out + 1] === '-';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { SyntaxNode } from './parser.js';
 import type { Structure } from './scan.js';
 import { emptyScript, type Cmd, type Feed, type FunctionDef, type Loop, type Redirect, type Script, type Word } from './model.js';
-import { evaluateWord, heredocText, type WordEnv } from './words.js';
+import { assignVariable, evaluateWord, heredocText, type WordEnv } from './words.js';
 import { isFetcherCommand } from './programs.js';
 
 const STATEMENT_SEPARATORS = new Set([';', '&', '\n', ';;', ';&', ';;&', '&&', '||', '|', '|&']);
@@ -71,6 +71,9 @@ function statement(state: State, node: SyntaxNode, background: boolean): void {
       return;
     }
     case 'variable_assignment':
+      nestedIn(state, node);
+      recordAssignment(state, node);
+      return;
     case 'variable_assignments':
     case 'declaration_command':
     case 'unset_command':
@@ -318,6 +321,14 @@ function nestedIn(state: State, node: SyntaxNode): boolean {
 function excerptOf(state: State, node: SyntaxNode): string {
   const end = Math.min(node.endIndex, node.startIndex + 600);
   return state.st.text.slice(node.startIndex, end);
+}
+
+/** `d=/` on its own: later words see `$d` as `/`. */
+function recordAssignment(state: State, node: SyntaxNode): void {
+  const name = node.childForFieldName('name');
+  if (name === null) return;
+  const value = node.childForFieldName('value');
+  assignVariable(state.env, state.st.text.slice(name.startIndex, name.endIndex), value === null ? { text: '', dynamic: false, fetched: false, procSubst: false } : evaluateWord(state.st.text, state.st.close, value.startIndex, value.endIndex, state.env).word);
 }
 
 function nonNull(list: Array<SyntaxNode | null>): SyntaxNode[] {

@@ -13,6 +13,16 @@ export interface WordEnv {
   home: string;
   /** `$0`, `$1`, … of an inner `sh -c SCRIPT ARG0 ARG1 …`. */
   positional?: string[];
+  /** Variables given a literal value earlier in the script (`d=/; rm -rf "$d"`). */
+  vars?: Map<string, string>;
+}
+
+/** Records `NAME=value` when the value is literal; a computed value makes NAME unknown again. */
+export function assignVariable(env: WordEnv, name: string, value: Word | undefined): void {
+  if (name === 'HOME' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return;
+  env.vars ??= new Map();
+  if (value !== undefined && !value.dynamic && !value.text.includes('\u0000')) env.vars.set(name, value.text);
+  else env.vars.delete(name);
 }
 
 export interface Nested {
@@ -199,6 +209,8 @@ class WordReader {
   variable(name: string): void {
     const { env } = this;
     if (name === 'HOME') this.lit(env.home);
+    else if (env.vars?.has(name) === true) this.lit(env.vars.get(name) as string);
+    else if (name === 'SHELL' || name === 'BASH') this.lit('/bin/sh'); // a shell, whichever: `curl … | $SHELL`
     else if (name.length === 1 && name >= '0' && name <= '9' && env.positional?.[Number(name)] !== undefined) this.lit(env.positional[Number(name)]);
     else if ((name === '@' || name === '*') && env.positional?.[1] !== undefined) this.lit(env.positional[1]);
     else this.unknown(VAR);
