@@ -78,7 +78,14 @@ export const configSchema = z.object({
     }).strict().prefault({}),
     /** enabled, trust_dev_key and [fermix_core.plugins.<name>] tables; anything else is refused (main/plugins/settings.ts). */
     plugins: pluginsSettingsSchema,
-    oauth: z.record(z.string(), z.object({ client_id: z.string(), client_secret_ref: z.string().optional() }).strict()).default({}),
+    /** Plugin OAuth clients, one table per provider (main/plugins/auth/providers.ts); the secret stays in the secret store. */
+    oauth: z.partialRecord(z.enum(['google', 'github', 'notion', 'x', 'slack', 'tesla']), z.object({
+      client_id: z.string(),
+      client_secret_ref: z.string().regex(/^keychain:[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must be "keychain:<item name>"').optional(),
+      // RFC 8252 §7.3 loopback: an IP literal, never "localhost"; port 0/absent picks a free one.
+      redirect_host: z.enum(['127.0.0.1', '[::1]']).optional(),
+      redirect_port: z.number().int().min(0).max(65535).optional(),
+    }).strict()).default({}),
   }).strict().prefault({}),
   providers: z.record(z.string().regex(/^[a-z0-9_-]+$/i), providerSchema).default({}),
   sandbox: sandboxConfigSchema.prefault({}),

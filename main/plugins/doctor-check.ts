@@ -28,3 +28,21 @@ export function pluginsDoctorCheck(service: () => PluginService, options: { insi
     },
   };
 }
+
+/**
+ * Doctor's `auth tokens` row (reference §2.16, `auth_token_expiry`): enabled OAuth plugins whose
+ * sign-in is stale (idle more than 1 h past expiry) or was refused by the provider.
+ */
+export function authTokensDoctorCheck(service: () => PluginService): DoctorCheck {
+  return {
+    id: 'auth_token_expiry',
+    title: 'auth tokens',
+    run(): DoctorResult {
+      const plugins = service().authStatus().filter((plugin) => plugin.auth_type === 'oauth2' && plugin.oauth_connected);
+      if (plugins.length === 0) return { status: 'N/A', detail: 'no OAuth plugin is signed in', fix: '' };
+      const stale = plugins.filter((plugin) => plugin.reconnect_needed).map((plugin) => plugin.name);
+      if (stale.length > 0) return { status: 'WARN', detail: `stale, re-auth may be needed: ${stale.join(', ')}`, fix: `Run \`fermix plugins auth reauthorize ${stale[0]}\`.` };
+      return { status: 'OK', detail: `${plugins.map((plugin) => plugin.name).join(', ')} signed in`, fix: '' };
+    },
+  };
+}

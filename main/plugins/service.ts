@@ -19,6 +19,8 @@ import { readPluginsSettings, secretItemName, type PluginsSettings } from './set
 import { installPlugin, pickVersion, type InstallProgress } from './store/install.js';
 import { createPluginStore } from './store/store.js';
 import { createPluginSupervisor, secretItemOf } from './supervisor.js';
+import { createOAuthManager } from './auth/oauth-manager.js';
+import { oauthServiceMethods } from './auth/service-methods.js';
 
 export interface PluginServiceDeps {
   pluginsDir: string;
@@ -57,7 +59,9 @@ export function createPluginService(deps: PluginServiceDeps) {
     return found;
   };
   const registry = deps.registry ?? createRegistry();
-  const supervisor = createPluginSupervisor({ store, get catalog() { return catalog(); }, registry, coreVersion: deps.coreVersion, settings, secrets: deps.keychain, net: deps.net ?? {}, oauthClients: () => Object.keys(loadConfig(deps.configFile).config.fermix_core.oauth ?? {}) });
+  // Token changes (a login finishing in the background, a refused refresh) re-derive readiness at once.
+  const oauth = createOAuthManager({ configFile: deps.configFile, secrets: deps.keychain, net: deps.net ?? {}, onTokensChanged: () => supervisor.reload() });
+  const supervisor = createPluginSupervisor({ store, get catalog() { return catalog(); }, registry, coreVersion: deps.coreVersion, settings, secrets: deps.keychain, net: deps.net ?? {}, oauthClients: () => oauth.configuredProviders(), oauth });
   const installDeps = () => ({ store, catalog: requireCatalog(), coreVersion: deps.coreVersion, net: deps.net, onProgress: deps.onProgress });
 
   const installedManifest = (name: string): PluginManifest => {
@@ -71,6 +75,8 @@ export function createPluginService(deps: PluginServiceDeps) {
     store,
     registry,
     supervisor,
+    oauth,
+    ...oauthServiceMethods({ oauth, installedManifest, state: (name) => state(name)?.status ?? 'error' }),
     reload: () => supervisor.reload(),
     catalog() {
       const index = catalog();
@@ -173,6 +179,8 @@ export function createPluginService(deps: PluginServiceDeps) {
       const current = settings();
       return supervisor.reload().filter((entry) => name === undefined || entry.name === name).map((entry) => ({
         name: entry.name, auth_type: entry.auth_type, status: entry.status, secret_set: (() => { const item = secretItemOf(current, entry.name); return item !== null && deps.keychain.has(item); })(), account: entry.account,
+        // OAuth: the setup page's Reconnect needed badge (an invalidated sign-in, or one idle 1 h past expiry).
+        ...(entry.auth_type === 'oauth2' ? { oauth_connected: oauth.facts(entry.name).connected, reconnect_needed: entry.status === 'reauthorization_required' || oauth.facts(entry.name).stale } : {}),
       }));
     },
     config(name: string) {

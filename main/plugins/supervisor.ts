@@ -9,6 +9,7 @@
 import type { Capability, CapabilityRegistry } from '../core/capabilities/index.js';
 import { FermixError, isFermixError } from '../core/errors.js';
 import type { Keychain } from '../secrets/keychain.js';
+import type { OAuthManager } from './auth/oauth-manager.js';
 import type { Catalog } from './catalog/catalog.js';
 import { compareSemver } from './catalog/build.js';
 import type { ManifestTool, PluginManifest } from './manifest.js';
@@ -36,8 +37,10 @@ export interface SupervisorDeps {
   registry: CapabilityRegistry;
   coreVersion: string;
   settings: () => PluginsSettings;
-  /** `[fermix_core.oauth]` provider names with a client configured (OAuth arrives later). */
+  /** `[fermix_core.oauth]` provider names with a client id and secret configured. */
   oauthClients?: () => string[];
+  /** Plugin OAuth (main/plugins/auth/oauth-manager.ts): token facts for readiness, the access token for calls. */
+  oauth?: Pick<OAuthManager, 'facts' | 'credential' | 'refresh' | 'invalidate'>;
   secrets: Pick<Keychain, 'get' | 'has'>;
   net: HttpRailNet;
 }
@@ -54,20 +57,48 @@ export function createPluginSupervisor(deps: SupervisorDeps) {
 
   function toolCapability(manifest: PluginManifest, tool: ManifestTool, ready: boolean): Capability {
     const name = manifest.name;
-    const executor: Capability['executor'] = ready
-      ? async (args, context) => {
-        const item = secretItemOf(deps.settings(), name);
-        return callHttpTool(tool, args, { plugin: name, auth: manifest.auth, net: deps.net, signal: context.signal, credential: async () => (item ? deps.secrets.get(item) : null) });
-      }
-      : async () => {
-        throw new FermixError({ code: 'plugin_disabled', message: `The ${name} plugin is disabled, so ${tool.name} cannot run.`, hint: `Enable it with \`fermix plugins enable ${name}\` (or on the setup Plugins page).`, data: { plugin: name } });
-      };
+    const auth = manifest.auth;
+    const executor: Capability['executor'] = !ready
+      ? undefined
+      : auth.type === 'oauth2' && deps.oauth
+        ? async (args, context) => {
+          const oauth = deps.oauth!;
+          let sent = false;
+          const call = () => callHttpTool(tool, args, { plugin: name, auth, net: deps.net, signal: context.signal, credential: async () => { const token = await oauth.credential(name, auth); sent = true; return token; } });
+          try {
+            return await call();
+          } catch (error) {
+            // Only a provider 401 (the token was sent) is retried, and only for read-only tools: one
+            // silent refresh, then once more. A write that got a 401 surfaces the reauthorize error at
+            // once — it may have been partly applied, and repeating it could apply it twice.
+            if (!sent || !isFermixError(error) || error.code !== 'reauthorization_required') throw error;
+            if (!tool.read_only) {
+              oauth.invalidate(name);
+              throw error;
+            }
+            await oauth.refresh(name, auth);
+            sent = false;
+            try {
+              return await call();
+            } catch (retryError) {
+              if (sent && isFermixError(retryError) && retryError.code === 'reauthorization_required') oauth.invalidate(name);
+              throw retryError;
+            }
+          }
+        }
+        : async (args, context) => {
+          const item = secretItemOf(deps.settings(), name);
+          return callHttpTool(tool, args, { plugin: name, auth, net: deps.net, signal: context.signal, credential: async () => (item ? deps.secrets.get(item) : null) });
+        };
+    const refusal: Capability['executor'] = async () => {
+      throw new FermixError({ code: 'plugin_disabled', message: `The ${name} plugin is disabled, so ${tool.name} cannot run.`, hint: `Enable it with \`fermix plugins enable ${name}\` (or on the setup Plugins page).`, data: { plugin: name } });
+    };
     return {
       name: tool.name,
       description: tool.description,
       parameters: tool.parameters ?? { type: 'object', properties: {} },
       kind: 'builtin',
-      executor,
+      executor: executor ?? refusal,
       hidden_from_agent: !ready,
       policy_class: tool.policy_class,
       metadata: { category: 'plugin', plugin: name, plugin_owned: true, requires_setup: ready ? undefined : `fermix plugins enable ${name}` },
@@ -105,8 +136,8 @@ export function createPluginSupervisor(deps: SupervisorDeps) {
         hasSecret: item !== null && deps.secrets.has(item),
         workspaceChosen: false,
         oauthClientConfigured: manifest?.auth.type === 'oauth2' && (deps.oauthClients?.() ?? []).includes(manifest.auth.provider),
-        oauthConnected: false,
-        oauthInvalidated: false,
+        oauthConnected: manifest?.auth.type === 'oauth2' && (deps.oauth?.facts(name).connected ?? false),
+        oauthInvalidated: manifest?.auth.type === 'oauth2' && (deps.oauth?.facts(name).invalidated ?? false),
       });
       const entry = deps.catalog?.entry(name);
       if (manifest && (status === 'ready' || (status === 'disabled' && compatible))) {

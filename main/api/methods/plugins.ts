@@ -92,7 +92,7 @@ export const pluginMethods = {
   'plugins.auth_status': defineMethod({
     description: 'Auth type, whether a secret is set, and readiness, per plugin.',
     input: z.object({ name: name.optional() }).strict().default({}),
-    output: z.object({ plugins: z.array(z.object({ name: z.string(), auth_type: z.string().nullable(), status, secret_set: z.boolean(), account: z.string().nullable() })) }),
+    output: z.object({ plugins: z.array(z.object({ name: z.string(), auth_type: z.string().nullable(), status, secret_set: z.boolean(), account: z.string().nullable(), oauth_connected: z.boolean().optional(), reconnect_needed: z.boolean().optional() })) }),
   }),
   'plugins.config': defineMethod({
     description: 'The manifest-declared config keys of NAME with their values.',
@@ -103,6 +103,31 @@ export const pluginMethods = {
     description: 'Set one manifest-declared [fermix_core.plugins.<name>] value.',
     input: z.object({ name, key: z.string().regex(/^[A-Z][A-Z0-9_]*$/), value: z.string().max(4096) }).strict(),
     output: z.object({ name: z.string(), key: z.string(), value: z.union([z.string(), z.boolean()]), status }),
+  }),
+  'plugins.oauth_client.set': defineMethod({
+    description: 'Set the OAuth client of a provider ([fermix_core.oauth.<provider>]; the secret goes to the secret store).',
+    input: z.object({ provider: z.enum(['google', 'github', 'notion', 'x', 'slack', 'tesla']), client_id: z.string().min(1).max(512), client_secret: z.string().min(1).max(4096), redirect_host: z.enum(['127.0.0.1', '[::1]']).optional(), redirect_port: z.number().int().min(0).max(65535).optional() }).strict(),
+    output: z.object({ provider: z.string(), configured: z.boolean() }),
+  }),
+  'plugins.oauth_login.start': defineMethod({
+    description: 'Start an OAuth sign-in for NAME: returns the URL to open; the loopback redirect completes it.',
+    input: z.object({ name, port: z.number().int().min(0).max(65535).optional(), timeout_ms: z.number().int().min(1_000).max(1_800_000).optional() }).strict(),
+    output: z.object({ name: z.string(), provider: z.string(), url: z.string(), redirect_uri: z.string() }),
+  }),
+  'plugins.oauth_login.wait': defineMethod({
+    description: 'Wait until the started sign-in of NAME completes (or fails, naming the fix).',
+    input: z.object({ name, timeout_ms: z.number().int().min(1_000).max(1_800_000).default(300_000) }).strict(),
+    output: z.object({ name: z.string(), connected: z.boolean(), status }),
+  }),
+  'plugins.oauth_refresh': defineMethod({
+    description: 'Refresh NAME\'s OAuth access token now.',
+    input: z.object({ name }).strict(),
+    output: z.object({ name: z.string(), refreshed: z.boolean(), expires_at: z.string().nullable(), status }),
+  }),
+  'plugins.oauth_logout': defineMethod({
+    description: 'Sign NAME out: delete its tokens from the secret store (revoked upstream where the provider allows).',
+    input: z.object({ name }).strict(),
+    output: z.object({ name: z.string(), deleted: z.boolean(), revoked_upstream: z.boolean(), status }),
   }),
   'plugins.doctor': defineMethod({
     description: 'The plugins row of doctor: each plugin\'s live readiness and detail, and the dev-key trust setting.',
