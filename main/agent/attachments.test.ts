@@ -4,40 +4,32 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startModelServer, messagesOf, type ModelServer } from '../../test/fixtures/model-server/index.js';
+import { describe, expect, it } from 'vitest';
+import { useAgentTestContext } from './test-context.js';
+import { messagesOf } from '../../test/fixtures/model-server/index.js';
 import { createDispatcher } from '../api/dispatcher.js';
 import { createAttachmentHandlers } from '../daemon/attachment-handlers.js';
 import { createChatHistoryHandlers } from '../daemon/chat-history-handlers.js';
 import { createAttachmentStore } from '../store/attachments.js';
 import { createChatHandlers } from './chat-handlers.js';
-import { createHarness, providerConfig, type Harness } from './test-harness.js';
+import { createHarness, providerConfig } from './test-harness.js';
 
 const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const PDF_BASE64 = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n').toString('base64');
 const NOTES_BASE64 = Buffer.from('Shopping: milk, eggs, coffee').toString('base64');
 
-let server: ModelServer;
-let harness: Harness | undefined;
-beforeAll(async () => {
-  server = await startModelServer();
-});
-afterAll(() => server.close());
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const ctx = useAgentTestContext();
 
 async function start(type: 'openai' | 'anthropic' | 'openai-compatible', model = 'fermix-test-model') {
   const home = mkdtempSync(join(tmpdir(), 'fermix-agent-attach-'));
   const h = await createHarness({
     home,
-    config: providerConfig([{ name: 'main', type, baseUrl: server.baseUrlOpenAI, primary: true, model, keyEnv: type === 'openai-compatible' ? undefined : 'TEST_KEY' }]),
+    config: providerConfig([{ name: 'main', type, baseUrl: ctx.server.baseUrlOpenAI, primary: true, model, keyEnv: type === 'openai-compatible' ? undefined : 'TEST_KEY' }]),
     capabilities: () => [],
     secrets: { keyring: () => null, env: (name) => (name === 'TEST_KEY' ? 'sk-test' : undefined) },
     overrides: { fermixHome: home },
   });
-  harness = h;
+  ctx.harness = h;
   const dispatcher = createDispatcher({
     ...createChatHandlers(h.agent, { events: h.bus }),
     ...createChatHistoryHandlers({ db: h.db }),
@@ -58,13 +50,13 @@ async function start(type: 'openai' | 'anthropic' | 'openai-compatible', model =
   return { h, home, call, failure, upload };
 }
 
-const completions = () => server.requests.filter((r) => r.vendor !== 'other');
+const completions = () => ctx.server.requests.filter((r) => r.vendor !== 'other');
 const lastUser = () => messagesOf(completions().at(-1)!).filter((m) => m.role === 'user').at(-1);
 
 describe('a message with attachments reaches the model', () => {
   it('over openai: the image as image_url, the PDF as a file, the text file inlined; chat.history lists them', async () => {
     const { call, upload } = await start('openai');
-    server.setScript([{ text: 'Got them.' }]);
+    ctx.server.setScript([{ text: 'Got them.' }]);
     const image = await upload('pixel.png', 'image/png', PNG_BASE64);
     const pdf = await upload('report.pdf', 'application/pdf', PDF_BASE64);
     const notes = await upload('notes.txt', 'text/plain', NOTES_BASE64);
@@ -93,7 +85,7 @@ describe('a message with attachments reaches the model', () => {
 
   it('over anthropic: an image block and a document block', async () => {
     const { call, upload } = await start('anthropic');
-    server.setScript([{ text: 'Seen.' }]);
+    ctx.server.setScript([{ text: 'Seen.' }]);
     const image = await upload('pixel.png', 'image/png', PNG_BASE64);
     const pdf = await upload('report.pdf', 'application/pdf', PDF_BASE64);
     await call('chat.send', { conversation_id: 'c1', message: '', attachment_ids: [image.id, pdf.id], wait: true });
@@ -104,7 +96,7 @@ describe('a message with attachments reaches the model', () => {
 
   it('over an OpenAI-compatible model without vision: a note instead of the image; a queued turn keeps its files', async () => {
     const { call, upload } = await start('openai-compatible', 'qwen3');
-    server.setScript([{ text: 'first', delayMs: 200, chunks: 3 }, { text: 'second' }]);
+    ctx.server.setScript([{ text: 'first', delayMs: 200, chunks: 3 }, { text: 'second' }]);
     const image = await upload('pixel.png', 'image/png', PNG_BASE64);
     const notes = await upload('notes.txt', 'text/plain', NOTES_BASE64);
     await call('chat.send', { conversation_id: 'c1', message: 'one', attachment_ids: [image.id] });
@@ -142,7 +134,7 @@ describe('chat.send refuses bad attachment lists and stores nothing', () => {
     expect(h.agent.store.listTurns('c1')).toHaveLength(turnsBefore);
     expect((await failure('chat.send', { conversation_id: 'c1', message: '' })).code).toBe('invalid_input');
 
-    server.setScript([{ text: 'ok' }]);
+    ctx.server.setScript([{ text: 'ok' }]);
     await call('chat.send', { conversation_id: 'c1', message: 'one file', attachment_ids: [ids[0]], wait: true });
     const again = await failure('chat.send', { conversation_id: 'c1', message: 'same file', attachment_ids: [ids[0]] });
     expect(again.message).toBe(`Attachment "f0.txt" (${ids[0]}) already went with an earlier message.`);

@@ -1,22 +1,14 @@
 // Tool-schema deferral end to end: what reaches the provider, tool_search / tool_describe / tool_call
 // through the real bridges, and the runtime prompt that lists the deferred names.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { lastMessageIsToolResult, startModelServer, toolNamesOf, toolResultsOf, type ModelServer, type RecordedRequest } from '../../test/fixtures/model-server/index.js';
+import { describe, expect, it } from 'vitest';
+import { useAgentTestContext } from './test-context.js';
+import { lastMessageIsToolResult, toolNamesOf, toolResultsOf, type RecordedRequest } from '../../test/fixtures/model-server/index.js';
 import { DEFERRAL_BRIDGES } from '../tools/index.js';
 import type { Capability } from '../core/capabilities/index.js';
 import { parseConfigSource } from '../config/config-file.js';
-import { createHarness, providerConfig, testTool, type Harness, waitUntil } from './test-harness.js';
+import { createHarness, providerConfig, testTool, waitUntil, type Harness } from './test-harness.js';
 
-let server: ModelServer;
-let harness: Harness | undefined;
-beforeAll(async () => {
-  server = await startModelServer();
-});
-afterAll(() => server.close());
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const ctx = useAgentTestContext();
 
 const created: Record<string, unknown>[] = [];
 const githubCreateIssue = (): Capability => testTool('github_create_issue', {
@@ -44,17 +36,17 @@ function capabilities(): Capability[] {
 }
 
 async function start(deferral: boolean, extra = ''): Promise<Harness> {
-  harness = await createHarness({
-    config: providerConfig([{ name: 'main', type: 'openai', baseUrl: server.baseUrlOpenAI, primary: true, keyEnv: 'K' }], `${extra}\n[fermix_core.tools.tool_search]\nenabled = ${deferral}\n`),
+  ctx.harness = await createHarness({
+    config: providerConfig([{ name: 'main', type: 'openai', baseUrl: ctx.server.baseUrlOpenAI, primary: true, keyEnv: 'K' }], `${extra}\n[fermix_core.tools.tool_search]\nenabled = ${deferral}\n`),
     capabilities,
     // The person allowed this one plugin tool ahead of time, so the test needs no approval card.
     rules: [{ permission: 'github_create_issue', action: 'allow', source: 'config' }],
     secrets: { keyring: () => null, env: () => 'k' },
   });
-  return harness;
+  return ctx.harness;
 }
 
-const completions = () => server.requests.filter((r) => r.vendor !== 'other');
+const completions = () => ctx.server.requests.filter((r) => r.vendor !== 'other');
 const systemOf = (req: RecordedRequest): string => req.body.messages.find((m: any) => m.role === 'system')?.content ?? '';
 const toolsBody = (req: RecordedRequest): string => JSON.stringify(req.body.tools ?? []);
 
@@ -62,7 +54,7 @@ describe('with deferral on (the default)', () => {
   it('sends no deferred schema, tool_search finds the tool, tool_call runs it under its real name in the audit', async () => {
     const h = await start(true);
     created.length = 0;
-    server.setScript((req, ctx) => {
+    ctx.server.setScript((req, ctx) => {
       const step = toolResultsOf(req).length;
       if (step === 0) return { toolCalls: [{ name: 'tool_search', arguments: { query: 'open a new github issue' } }] };
       if (step === 1) return { toolCalls: [{ name: 'tool_describe', arguments: { name: JSON.parse(toolResultsOf(req)[0].content).matches[0].name } }] };
@@ -110,7 +102,7 @@ describe('with deferral on (the default)', () => {
   it('a direct call of a deferred tool by name works too', async () => {
     const h = await start(true);
     created.length = 0;
-    server.setScript((req) => (lastMessageIsToolResult(req)
+    ctx.server.setScript((req) => (lastMessageIsToolResult(req)
       ? { text: toolResultsOf(req)[0].content }
       : { toolCalls: [{ name: 'github_create_issue', arguments: { repository_full_name: 'ana/blog', issue_title_text: 'Typo' } }] }));
     const result = await h.agent.send({ message: 'file it' }).done;
@@ -119,27 +111,27 @@ describe('with deferral on (the default)', () => {
   });
 
   it('tool_call still enforces the real tool policy: without the allow rule it parks for approval', async () => {
-    harness = await createHarness({
-      config: providerConfig([{ name: 'main', type: 'openai', baseUrl: server.baseUrlOpenAI, primary: true, keyEnv: 'K' }]),
+    ctx.harness = await createHarness({
+      config: providerConfig([{ name: 'main', type: 'openai', baseUrl: ctx.server.baseUrlOpenAI, primary: true, keyEnv: 'K' }]),
       capabilities,
       secrets: { keyring: () => null, env: () => 'k' },
     });
-    server.setScript((req) => (lastMessageIsToolResult(req)
+    ctx.server.setScript((req) => (lastMessageIsToolResult(req)
       ? { text: toolResultsOf(req)[0].content }
       : { toolCalls: [{ name: 'tool_call', arguments: { name: 'github_create_issue', arguments: { repository_full_name: 'a/b', issue_title_text: 't' } } }] }));
-    const sent = harness.agent.send({ message: 'file it' });
-    await waitUntil(() => harness!.approvals.list().length === 1);
-    const card = harness.approvals.list()[0];
+    const sent = ctx.harness.agent.send({ message: 'file it' });
+    await waitUntil(() => ctx.harness!.approvals.list().length === 1);
+    const card = ctx.harness.approvals.list()[0];
     expect(card).toMatchObject({ capability: 'github_create_issue', policy_class: 'external_api', conversation_id: sent.conversation_id });
-    expect(harness.eventsOf('chat.parked')).toMatchObject([{ capability: 'github_create_issue', approval_id: card.id }]);
-    harness.approvals.answer(card.id, 'deny');
+    expect(ctx.harness.eventsOf('chat.parked')).toMatchObject([{ capability: 'github_create_issue', approval_id: card.id }]);
+    ctx.harness.approvals.answer(card.id, 'deny');
     const result = await sent.done;
     expect(result.text).toContain('Error [permission_denied]: github_create_issue was not allowed: the person declined the approval request.');
   });
 
   it('rebuilds the cached prompt when the registry changes, and keeps it byte-identical otherwise', async () => {
     const h = await start(true);
-    server.setScript(() => ({ text: 'ok' }));
+    ctx.server.setScript(() => ({ text: 'ok' }));
     const before = completions().length;
     const first = await h.agent.send({ message: 'one' }).done;
     await h.agent.send({ message: 'two', conversation_id: first.conversation_id }).done;
@@ -155,7 +147,7 @@ describe('with deferral on (the default)', () => {
 describe('with deferral off', () => {
   it('inlines every schema and offers no bridge', async () => {
     const h = await start(false);
-    server.setScript(() => ({ text: 'ok' }));
+    ctx.server.setScript(() => ({ text: 'ok' }));
     const before = completions().length;
     await h.agent.send({ message: 'hi' }).done;
     const request = completions()[before];
@@ -175,15 +167,15 @@ describe('the deferral switch', () => {
 
 describe('the ## Plugins section', () => {
   it('lists not-ready plugins with status= and the fix', async () => {
-    harness = await createHarness({
-      config: providerConfig([{ name: 'main', type: 'openai', baseUrl: server.baseUrlOpenAI, primary: true, keyEnv: 'K' }]),
+    ctx.harness = await createHarness({
+      config: providerConfig([{ name: 'main', type: 'openai', baseUrl: ctx.server.baseUrlOpenAI, primary: true, keyEnv: 'K' }]),
       capabilities,
       secrets: { keyring: () => null, env: () => 'k' },
       overrides: { pluginStatus: () => [{ name: 'github', status: 'ready' }, { name: 'gmail', status: 'needs_auth' }], skillCatalog: () => [{ name: 'weekly-report', description: 'Write the weekly report.\nLong text.' }] },
     });
-    server.setScript(() => ({ text: 'ok' }));
+    ctx.server.setScript(() => ({ text: 'ok' }));
     const before = completions().length;
-    await harness.agent.send({ message: 'hi' }).done;
+    await ctx.harness.agent.send({ message: 'hi' }).done;
     const system = systemOf(completions()[before]);
     expect(system).toContain('- gmail status=needs_auth — not connected; fix: `fermix plugins auth login gmail` (or connect it on the setup Plugins page)');
     expect(system).toContain('## Skills\n- weekly-report: Write the weekly report.');

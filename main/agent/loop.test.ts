@@ -1,35 +1,27 @@
 // The agent loop end to end: the real AI SDK provider clients talk to the scripted model server
 // (real HTTP, real OpenAI / Anthropic streaming wire formats); tools run through the real invoker.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { lastMessageIsToolResult, messagesOf, startModelServer, toolNamesOf, toolResultsOf, toolRoundTrip, type ModelServer } from '../../test/fixtures/model-server/index.js';
-import { createHarness, providerConfig, testTool, type Harness, waitUntil } from './test-harness.js';
+import { describe, expect, it } from 'vitest';
+import { useAgentTestContext } from './test-context.js';
+import { lastMessageIsToolResult, startModelServer, messagesOf, toolNamesOf, toolResultsOf, toolRoundTrip } from '../../test/fixtures/model-server/index.js';
+import { createHarness, providerConfig, testTool, waitUntil } from './test-harness.js';
 
-let server: ModelServer;
-let harness: Harness | undefined;
-beforeAll(async () => {
-  server = await startModelServer();
-});
-afterAll(() => server.close());
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const ctx = useAgentTestContext();
 
-const completions = () => server.requests.filter((r) => r.vendor !== 'other');
+const completions = () => ctx.server.requests.filter((r) => r.vendor !== 'other');
 
 async function start(type: 'openai' | 'anthropic' | 'openai-compatible' = 'openai', extra: Parameters<typeof createHarness>[0]['capabilities'] = () => []) {
-  harness = await createHarness({
-    config: providerConfig([{ name: 'main', type, baseUrl: server.baseUrlOpenAI, primary: true, keyEnv: type === 'openai-compatible' ? undefined : 'TEST_KEY' }]),
+  ctx.harness = await createHarness({
+    config: providerConfig([{ name: 'main', type, baseUrl: ctx.server.baseUrlOpenAI, primary: true, keyEnv: type === 'openai-compatible' ? undefined : 'TEST_KEY' }]),
     capabilities: () => [testTool('read_note', { run: async (args) => ({ text: `note ${String(args.text)}: buy milk` }) }), ...extra()],
     secrets: { keyring: () => null, env: (name) => (name === 'TEST_KEY' ? 'sk-test' : undefined) },
   });
-  return harness;
+  return ctx.harness;
 }
 
 describe.each(['openai', 'anthropic', 'openai-compatible'] as const)('a multi-step tool turn over %s', (type) => {
   it('streams, dispatches the call through the invoker, appends the result and answers', async () => {
     const h = await start(type);
-    server.setScript(toolRoundTrip([{ name: 'read_note', arguments: { text: 'groceries' } }], (req) => `Your note says: ${toolResultsOf(req)[0].content}`, { usage: { inputTokens: 100, outputTokens: 20 } }));
+    ctx.server.setScript(toolRoundTrip([{ name: 'read_note', arguments: { text: 'groceries' } }], (req) => `Your note says: ${toolResultsOf(req)[0].content}`, { usage: { inputTokens: 100, outputTokens: 20 } }));
     const before = completions().length;
     const sent = h.agent.send({ message: 'What is on my note?' });
     const result = await sent.done;
@@ -64,24 +56,24 @@ describe('provider policy', () => {
   it('falls back to the second provider on the first call after a bounded retry on the primary', async () => {
     const secondary = await startModelServer({ script: [{ text: 'Answer from the fallback.' }] });
     try {
-      harness = await createHarness({
+      ctx.harness = await createHarness({
         config: providerConfig([
-          { name: 'first', type: 'openai', baseUrl: server.baseUrlOpenAI, primary: true, keyEnv: 'K' },
+          { name: 'first', type: 'openai', baseUrl: ctx.server.baseUrlOpenAI, primary: true, keyEnv: 'K' },
           { name: 'second', type: 'anthropic', baseUrl: secondary.baseUrlOpenAI, keyEnv: 'K' },
         ]),
         capabilities: () => [],
         secrets: { keyring: () => null, env: () => 'sk-test' },
       });
-      server.setScript([{ error: 500 }, { error: 503 }]);
+      ctx.server.setScript([{ error: 500 }, { error: 503 }]);
       const before = completions().length;
-      const result = await harness.agent.send({ message: 'hello' }).done;
+      const result = await ctx.harness.agent.send({ message: 'hello' }).done;
       expect(result.status).toBe('completed');
       expect(result.text).toBe('Answer from the fallback.');
       expect(result.provider).toBe('second');
       expect(completions().length - before).toBe(2); // one retry on the primary, then fallback
       expect(secondary.requests.filter((r) => r.vendor === 'anthropic')).toHaveLength(1);
-      expect(harness.eventsOf('chat.warning').map((w) => w.code)).toContain('provider_fallback');
-      expect(harness.agent.store.modelCalls(result.turn_id).map((c) => [c.provider, c.outcome])).toEqual([['first', 'error'], ['first', 'error'], ['second', 'ok']]);
+      expect(ctx.harness.eventsOf('chat.warning').map((w) => w.code)).toContain('provider_fallback');
+      expect(ctx.harness.agent.store.modelCalls(result.turn_id).map((c) => [c.provider, c.outcome])).toEqual([['first', 'error'], ['first', 'error'], ['second', 'ok']]);
     } finally {
       await secondary.close();
     }
@@ -89,7 +81,7 @@ describe('provider policy', () => {
 
   it('does not fall back on a permanent error (bad key), and says how to fix it', async () => {
     const h = await start('openai');
-    server.setScript([{ error: 401 }]);
+    ctx.server.setScript([{ error: 401 }]);
     const result = await h.agent.send({ message: 'hello' }).done;
     expect(result.status).toBe('failed');
     expect(result.error?.code).toBe('provider_auth');
@@ -98,20 +90,20 @@ describe('provider policy', () => {
 
   it('retries a 429 on the same provider and then answers', async () => {
     const h = await start('openai');
-    server.setScript([{ error: 429 }, { text: 'after the rate limit' }]);
+    ctx.server.setScript([{ error: 429 }, { text: 'after the rate limit' }]);
     const result = await h.agent.send({ message: 'hello' }).done;
     expect(result).toMatchObject({ status: 'completed', text: 'after the rate limit' });
   });
 
   it('a turn without any provider fails with the exact CLI command and UI screen, offering a local Ollama', async () => {
-    harness = await createHarness({ config: '', capabilities: () => [], overrides: { ollamaOrigin: server.url } });
-    const result = await harness.agent.send({ message: 'hello' }).done;
+    ctx.harness = await createHarness({ config: '', capabilities: () => [], overrides: { ollamaOrigin: ctx.server.url } });
+    const result = await ctx.harness.agent.send({ message: 'hello' }).done;
     expect(result.status).toBe('failed');
     expect(result.error?.code).toBe('no_provider');
     expect(result.error?.hint).toContain('Settings → Providers');
     expect(result.error?.hint).toContain('fermix providers add NAME --type openai|anthropic|openai-compatible --model MODEL');
     // The scripted server answers /api/tags like Ollama does.
-    expect(result.error?.message).toContain(`A local Ollama answers at ${server.url}/v1 with fermix-test-model`);
+    expect(result.error?.message).toContain(`A local Ollama answers at ${ctx.server.url}/v1 with fermix-test-model`);
   });
 });
 
@@ -119,7 +111,7 @@ describe('ending a turn', () => {
   it('ends the turn at the 5th identical call in a row, warning from the 3rd', async () => {
     let runs = 0;
     const h = await start('openai', () => [testTool('check_status', { run: async () => ({ text: `status #${(runs += 1)}` }) })]);
-    server.setScript(() => ({ toolCalls: [{ name: 'check_status', arguments: { target: 'build' } }] }));
+    ctx.server.setScript(() => ({ toolCalls: [{ name: 'check_status', arguments: { target: 'build' } }] }));
     const result = await h.agent.send({ message: 'is it done?' }).done;
     expect(result.status).toBe('failed');
     expect(result.error?.code).toBe('loop_detected');
@@ -133,7 +125,7 @@ describe('ending a turn', () => {
 
   it('stops mid-stream: the partial answer is kept and the turn is stopped', async () => {
     const h = await start('openai');
-    server.setScript([{ text: 'one two three four five six seven eight nine ten', chunks: 10, delayMs: 150 }]);
+    ctx.server.setScript([{ text: 'one two three four five six seven eight nine ten', chunks: 10, delayMs: 150 }]);
     const sent = h.agent.send({ message: 'count slowly' });
     await waitUntil(() => h.eventsOf('chat.delta', sent.conversation_id).length > 0);
     expect(h.agent.stop(sent.conversation_id)).toBe(1);
@@ -155,7 +147,7 @@ describe('ending a turn', () => {
         });
       }),
     })]);
-    server.setScript([{ toolCalls: [{ name: 'slow_job', arguments: {} }, { name: 'read_note', arguments: { text: 'x' } }] }]);
+    ctx.server.setScript([{ toolCalls: [{ name: 'slow_job', arguments: {} }, { name: 'read_note', arguments: { text: 'x' } }] }]);
     const sent = h.agent.send({ message: 'run the job' });
     await waitUntil(() => h.eventsOf('chat.tool_call', sent.conversation_id).length > 0);
     h.agent.stop(sent.conversation_id);
@@ -168,7 +160,7 @@ describe('ending a turn', () => {
 
   it('an empty completion is a failure that says to try again', async () => {
     const h = await start('anthropic');
-    server.setScript([{ empty: true }]);
+    ctx.server.setScript([{ empty: true }]);
     const result = await h.agent.send({ message: 'hello' }).done;
     expect(result.status).toBe('failed');
     expect(result.error).toMatchObject({ code: 'empty_completion' });
@@ -177,7 +169,7 @@ describe('ending a turn', () => {
 
   it('a cut stream keeps the partial answer and records why it stopped', async () => {
     const h = await start('openai');
-    server.setScript([{ cutAfterChunks: 5 }]);
+    ctx.server.setScript([{ cutAfterChunks: 5 }]);
     const result = await h.agent.send({ message: 'hello' }).done;
     expect(result.status).toBe('partial');
     expect(result.text.length).toBeGreaterThan(0);
@@ -186,15 +178,15 @@ describe('ending a turn', () => {
   });
 
   it('stops at the iteration cap', async () => {
-    harness = await createHarness({
-      config: providerConfig([{ name: 'main', type: 'openai', baseUrl: server.baseUrlOpenAI, primary: true, keyEnv: 'K' }]),
+    ctx.harness = await createHarness({
+      config: providerConfig([{ name: 'main', type: 'openai', baseUrl: ctx.server.baseUrlOpenAI, primary: true, keyEnv: 'K' }]),
       capabilities: () => [testTool('read_note')],
       secrets: { keyring: () => null, env: () => 'k' },
       overrides: { maxIterations: 3 },
     });
     let n = 0;
-    server.setScript(() => ({ toolCalls: [{ name: 'read_note', arguments: { text: `page ${(n += 1)}` } }] }));
-    const result = await harness.agent.send({ message: 'read everything' }).done;
+    ctx.server.setScript(() => ({ toolCalls: [{ name: 'read_note', arguments: { text: `page ${(n += 1)}` } }] }));
+    const result = await ctx.harness.agent.send({ message: 'read everything' }).done;
     expect(result).toMatchObject({ status: 'failed', iterations: 3, stop_reason: 'iteration_limit' });
   });
 });
@@ -210,7 +202,7 @@ describe('images in tool results', () => {
   ] as const)('are passed to %s the way it accepts them', async (type, check) => {
     const h = await start(type, () => [screenshot()]);
     // For chat-completions the images follow the results in a user message, so "has a result" is the test.
-    server.setScript((req) => (toolResultsOf(req).length > 0 ? { text: 'I see one pixel.' } : { toolCalls: [{ name: 'take_screenshot', arguments: {} }] }));
+    ctx.server.setScript((req) => (toolResultsOf(req).length > 0 ? { text: 'I see one pixel.' } : { toolCalls: [{ name: 'take_screenshot', arguments: {} }] }));
     const before = completions().length;
     const result = await h.agent.send({ message: 'look at the screen' }).done;
     expect(result.error).toBeNull();
@@ -226,7 +218,7 @@ describe('queueing and history', () => {
     const h = await start('openai');
     let inFlight = 0;
     let maxInFlight = 0;
-    server.setScript(async (req) => {
+    ctx.server.setScript(async (req) => {
       inFlight += 1;
       maxInFlight = Math.max(maxInFlight, inFlight);
       await new Promise((r) => setTimeout(r, 150));
@@ -247,27 +239,27 @@ describe('queueing and history', () => {
 
   it('checks the history before every request: a call left without a result gets one', async () => {
     const h = await start('openai');
-    server.setScript([{ text: 'fine' }]);
+    ctx.server.setScript([{ text: 'fine' }]);
     const first = await h.agent.send({ message: 'hello' }).done;
     // A daemon killed mid-tool leaves an assistant call without its result.
     h.agent.store.appendMessage(first.conversation_id, null, { role: 'assistant', text: '', toolCalls: [{ id: 'call_lost', name: 'read_note', args: {} }] });
-    server.setScript((req) => ({ text: lastMessageIsToolResult(req) ? 'bad order' : `results: ${toolResultsOf(req).map((r) => r.id).join(',')}` }));
+    ctx.server.setScript((req) => ({ text: lastMessageIsToolResult(req) ? 'bad order' : `results: ${toolResultsOf(req).map((r) => r.id).join(',')}` }));
     const second = await h.agent.send({ message: 'again', conversation_id: first.conversation_id }).done;
     expect(second.text).toBe('results: call_lost');
     expect(h.eventsOf('chat.warning').map((w) => w.code)).toContain('history_repaired');
   });
 
   it('a denied call returns a tool result that says what was denied and why', async () => {
-    harness = await createHarness({
-      config: providerConfig([{ name: 'main', type: 'openai', baseUrl: server.baseUrlOpenAI, primary: true, keyEnv: 'K' }]),
+    ctx.harness = await createHarness({
+      config: providerConfig([{ name: 'main', type: 'openai', baseUrl: ctx.server.baseUrlOpenAI, primary: true, keyEnv: 'K' }]),
       capabilities: () => [testTool('delete_note', { policy_class: 'read_write' })],
       rules: [{ permission: 'delete_note', action: 'deny', source: 'config' }],
       secrets: { keyring: () => null, env: () => 'k' },
     });
-    server.setScript(toolRoundTrip([{ name: 'delete_note', arguments: { text: 'all' } }], (req) => toolResultsOf(req)[0].content));
-    const result = await harness.agent.send({ message: 'delete it' }).done;
+    ctx.server.setScript(toolRoundTrip([{ name: 'delete_note', arguments: { text: 'all' } }], (req) => toolResultsOf(req)[0].content));
+    const result = await ctx.harness.agent.send({ message: 'delete it' }).done;
     expect(result.text).toContain('Error [permission_denied]: delete_note was not allowed');
     expect(result.text).toContain('config: delete_note');
-    expect(harness.audit.filter((r) => r.capability === 'delete_note')).toMatchObject([{ decision: 'deny' }]);
+    expect(ctx.harness.audit.filter((r) => r.capability === 'delete_note')).toMatchObject([{ decision: 'deny' }]);
   });
 });

@@ -2,39 +2,31 @@
 // and once the turn is over the database (main file and WAL, after a checkpoint) holds none of them raw.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startModelServer, toolResultsOf, type ModelServer, type RecordedRequest } from '../../test/fixtures/model-server/index.js';
-import { createHarness, providerConfig, testTool, type Harness } from './test-harness.js';
+import { describe, expect, it } from 'vitest';
+import { toolResultsOf, type RecordedRequest } from '../../test/fixtures/model-server/index.js';
+import { useAgentTestContext } from './test-context.js';
+import { createHarness, providerConfig, testTool } from './test-harness.js';
 
 const ARG_SECRET = `sk-proj-${'A1b2C3d4E5'.repeat(4)}`;
 const RESULT_SECRET = `ghp_${'Z9y8X7w6V5'.repeat(4)}`;
 
-let server: ModelServer;
-let harness: Harness | undefined;
-beforeAll(async () => {
-  server = await startModelServer();
-});
-afterAll(() => server.close());
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const ctx = useAgentTestContext();
 
 describe('secrets at rest in the conversation store', () => {
   it('are raw for the model during the turn and redacted in every database byte after it', async () => {
     const seen: unknown[] = [];
-    harness = await createHarness({
-      config: providerConfig([{ name: 'main', type: 'openai', baseUrl: server.baseUrlOpenAI, primary: true, keyEnv: 'K' }]),
+    const harness = (ctx.harness = await createHarness({
+      config: providerConfig([{ name: 'main', type: 'openai', baseUrl: ctx.server.baseUrlOpenAI, primary: true, keyEnv: 'K' }]),
       capabilities: () => [testTool('write_env', { run: async (args) => (seen.push(args), { text: `wrote it; the deploy token is ${RESULT_SECRET}` }) })],
       secrets: { keyring: () => null, env: () => 'k' },
-    });
-    server.setScript((req) => (toolResultsOf(req).length === 0 ? { toolCalls: [{ name: 'write_env', arguments: { text: `OPENAI_API_KEY=${ARG_SECRET}` } }] } : { text: 'Done.' }));
-    const before = server.requests.length;
+    }));
+    ctx.server.setScript((req) => (toolResultsOf(req).length === 0 ? { toolCalls: [{ name: 'write_env', arguments: { text: `OPENAI_API_KEY=${ARG_SECRET}` } }] } : { text: 'Done.' }));
+    const before = ctx.server.requests.length;
     const result = await harness.agent.send({ message: 'write my env file' }).done;
     expect(result.status).toBe('completed');
     // During the turn: the tool got the real argument, and the model's next request carried the real result.
     expect(seen).toEqual([{ text: `OPENAI_API_KEY=${ARG_SECRET}` }]);
-    const followUp = server.requests.slice(before).filter((r: RecordedRequest) => r.vendor !== 'other')[1];
+    const followUp = ctx.server.requests.slice(before).filter((r: RecordedRequest) => r.vendor !== 'other')[1];
     expect(JSON.stringify(followUp.body)).toContain(RESULT_SECRET);
     // After it: nothing raw anywhere in the database files.
     harness.db.checkpoint();

@@ -1,23 +1,15 @@
 // Pause / resume of a running turn, through the real agent service, invoker and the scripted model
 // server (real HTTP, OpenAI streaming wire format): the step under way finishes, nothing further reaches
 // the model or the tools while paused, resume goes on, and /stop still ends a paused turn.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startModelServer, toolResultsOf, toolRoundTrip, type ModelServer } from '../../test/fixtures/model-server/index.js';
-import { createHarness, providerConfig, testTool, waitUntil, type Harness } from './test-harness.js';
+import { describe, expect, it } from 'vitest';
+import { useAgentTestContext } from './test-context.js';
+import { toolResultsOf, toolRoundTrip } from '../../test/fixtures/model-server/index.js';
+import { createHarness, providerConfig, testTool, waitUntil } from './test-harness.js';
 import { createTurnHold } from './turn-hold.js';
 
-let server: ModelServer;
-let harness: Harness | undefined;
-beforeAll(async () => {
-  server = await startModelServer();
-});
-afterAll(() => server.close());
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const ctx = useAgentTestContext();
 
-const completions = () => server.requests.filter((r) => r.vendor !== 'other');
+const completions = () => ctx.server.requests.filter((r) => r.vendor !== 'other');
 
 /** A tool whose call finishes when the test says so, recording every call it received. */
 function gatedTool() {
@@ -34,12 +26,12 @@ function gatedTool() {
 }
 
 async function start(extra: ReturnType<typeof gatedTool>) {
-  harness = await createHarness({
-    config: providerConfig([{ name: 'main', type: 'openai', baseUrl: server.baseUrlOpenAI, primary: true, keyEnv: 'TEST_KEY' }]),
+  ctx.harness = await createHarness({
+    config: providerConfig([{ name: 'main', type: 'openai', baseUrl: ctx.server.baseUrlOpenAI, primary: true, keyEnv: 'TEST_KEY' }]),
     capabilities: () => [extra.tool],
     secrets: { keyring: () => null, env: (name) => (name === 'TEST_KEY' ? 'sk-test' : undefined) },
   });
-  return harness;
+  return ctx.harness;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -48,7 +40,7 @@ describe('pausing a running turn', () => {
   it('lets the running tool finish, holds the next call and the next model request, and goes on after resume', async () => {
     const gate = gatedTool();
     const h = await start(gate);
-    server.setScript(toolRoundTrip(
+    ctx.server.setScript(toolRoundTrip(
       [{ name: 'slow_step', arguments: { text: 'first' } }, { name: 'slow_step', arguments: { text: 'second' } }],
       (req) => `Both done: ${toolResultsOf(req).map((r) => r.content).join(' / ')}`,
     ));
@@ -87,7 +79,7 @@ describe('pausing a running turn', () => {
   it('a pause during streaming lets the reply finish, then holds before the model is called again', async () => {
     const gate = gatedTool();
     const h = await start(gate);
-    server.setScript([
+    ctx.server.setScript([
       { text: 'Let me look.', toolCalls: [{ name: 'slow_step', arguments: { text: 'quick' } }], delayMs: 80 },
       { text: 'All done.' },
     ]);
@@ -110,7 +102,7 @@ describe('pausing a running turn', () => {
   it('/stop ends a turn paused before its first model request, which never reaches the model', async () => {
     const gate = gatedTool();
     const h = await start(gate);
-    server.setScript([{ text: 'never asked' }]);
+    ctx.server.setScript([{ text: 'never asked' }]);
     // The pause is taken as soon as the turn is queued.
     const before = completions().length;
     const sent = h.agent.send({ message: 'two steps' });
@@ -130,7 +122,7 @@ describe('pausing a running turn', () => {
   it('a message queued behind a paused turn waits for resume too', async () => {
     const gate = gatedTool();
     const h = await start(gate);
-    server.setScript([{ toolCalls: [{ name: 'slow_step', arguments: { text: 'first' } }] }, { text: 'first answer' }, { text: 'second answer' }]);
+    ctx.server.setScript([{ toolCalls: [{ name: 'slow_step', arguments: { text: 'first' } }] }, { text: 'first answer' }, { text: 'second answer' }]);
     const one = h.agent.send({ message: 'first' });
     await waitUntil(() => gate.calls.length === 1);
     const two = h.agent.send({ message: 'second', conversation_id: one.conversation_id });
