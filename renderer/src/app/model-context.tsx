@@ -59,3 +59,7 @@ export function useLayoutStore() {
 export function useChatStore() {
   return useModel().chat;
 }
+/** The API client, for feature screens that keep their own store while they are open (Plugins, MCP). */
+export function useApiClient() {
+  return useModel().client;
+}
