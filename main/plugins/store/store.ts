@@ -13,6 +13,7 @@ import { FermixError } from '../../core/errors.js';
 import { verifyArtifact } from '../catalog/catalog.js';
 import type { TrustedKey } from '../catalog/signing.js';
 import { decodeManifest, type PluginManifest } from '../manifest.js';
+import { bundledRefusal, isBundled } from './bundled.js';
 import { readTree, treeDigest } from './tree-digest.js';
 
 export interface Provenance {
@@ -148,8 +149,9 @@ export function createPluginStore(pluginsDir: string) {
       if (manifest.version !== version) throw tampered(`the manifest says version ${manifest.version}`);
       return { manifest, dir, version, provenance, pinned: readPointer(name, 'pinned') === version };
     },
-    /** Removes a plugin entirely (the caller refuses bundled ones). Rename first: a crash leaves nothing half-deleted in installed/. */
+    /** Removes a plugin entirely; bundled ones are refused. Rename first: a crash leaves nothing half-deleted in installed/. */
     remove(name: string): boolean {
+      if (isBundled(name)) throw bundledRefusal(name);
       if (!existsSync(pluginDir(name))) return false;
       mkdirSync(stagingDir, { recursive: true, mode: 0o700 });
       const trash = join(stagingDir, `${name}-removed-${randomUUID().slice(0, 8)}`);
