@@ -42,6 +42,8 @@ export interface PromptInputs {
   visible: readonly Capability[];
   plugins: readonly PluginStatus[];
   skills: readonly SkillSummary[];
+  /** The fenced `<memory-context>` block (main/memory/prompt.ts, within MEMORY 2,000 tokens); '' = none. */
+  memory?: string;
 }
 
 function groupByOwner(caps: readonly Capability[]): Map<string, string[]> {
@@ -99,6 +101,7 @@ export function buildRuntimePrompt(inputs: PromptInputs): string {
   if (inputs.skills.length === 0) out.push('- none installed');
   else for (const skill of inputs.skills) out.push(`- ${skill.name}: ${skill.description.split('\n')[0]}`);
   if (inputs.skills.length > 0) out.push('Read a skill with skill_view before following it; run it with skill_run.');
+  if (inputs.memory) out.push('', '## Memory', inputs.memory);
   return out.join('\n');
 }
 

@@ -1,10 +1,18 @@
 import { z } from 'zod';
+import type { Executor } from '../core/capabilities/capability.js';
+import { memoryServiceOf } from '../memory/service.js';
 import { defineBuiltin } from './define-builtin.js';
 
 export const memorySourcesListInput = z.object({
   status: z.string().optional().describe('Only sources with this status, e.g. active or removed.'),
   source_type: z.string().optional().describe('Only sources of this type, e.g. conversation or job.'),
 });
+
+const listSources: Executor = async (args, context) => {
+  const sources = memoryServiceOf(context).sources({ status: args.status as string | undefined, source_type: args.source_type as string | undefined });
+  const lines = sources.map((source) => `- ${source.source_type}${source.source_id ? ` ${source.source_id}` : ''}${source.title ? ` (${source.title})` : ''}: ${source.memories} memories, last written ${source.last_written}, ${source.status}`);
+  return { text: lines.length > 0 ? lines.join('\n') : 'No memory sources yet: nothing has been stored.', data: { sources } };
+};
 
 export const memorySourcesList = defineBuiltin({
   name: 'memory_sources_list',
@@ -19,4 +27,5 @@ export const memorySourcesList = defineBuiltin({
     { tag: 'invalid_filter', description: 'status or source_type is not a valid filter' },
   ],
   scope_requirements: ['memory:read'],
+  executor: listSources,
 });

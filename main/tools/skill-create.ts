@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { Executor } from '../core/capabilities/capability.js';
+import { skillServiceOf } from '../skills/service.js';
 import { defineBuiltin } from './define-builtin.js';
 import { skillName } from './skill-name.js';
 
@@ -11,6 +13,11 @@ export const skillCreateOutput = z.object({
   created: z.boolean(),
   path: z.string().describe('Directory of the new skill.'),
 });
+
+const createSkill: Executor = async (args, context) => {
+  const created = skillServiceOf(context).create(args.name as string, args.description as string);
+  return { text: `Created ${created.path}/SKILL.md and evals/evals.json. Fill in its instructions and allowed_tools, then run skill_reload.`, data: created };
+};
 
 export const skillCreate = defineBuiltin({
   name: 'skill_create',
@@ -29,4 +36,5 @@ export const skillCreate = defineBuiltin({
     { tag: 'write_failed', description: 'writing SKILL.md or evals/evals.json failed' },
   ],
   scope_requirements: ['skills:write'],
+  executor: createSkill,
 });

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { Executor } from '../core/capabilities/capability.js';
+import { skillServiceOf } from '../skills/service.js';
 import { defineBuiltin } from './define-builtin.js';
 
 export const skillListInput = z.object({});
@@ -13,6 +15,12 @@ export const skillListOutput = z.object({
   ),
 });
 
+const listSkills: Executor = async (_args, context) => {
+  const skills = skillServiceOf(context).list().map((skill) => ({ name: skill.name, description: skill.description, trust: skill.trust }));
+  const text = skills.length > 0 ? skills.map((skill) => `- ${skill.name} (${skill.trust}): ${skill.description}`).join('\n') : 'No skills are installed. Create one with skill_create.';
+  return { text, data: { skills } };
+};
+
 export const skillList = defineBuiltin({
   name: 'skill_list',
   description: 'List installed skills available to the agent, with name, description and trust.',
@@ -24,4 +32,5 @@ export const skillList = defineBuiltin({
   examples: [{ args: {}, note: 'list all installed skills' }],
   failure_modes: [{ tag: 'registry_unavailable', description: 'the skill registry could not be queried' }],
   scope_requirements: ['skills:read'],
+  executor: listSkills,
 });

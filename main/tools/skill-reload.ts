@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import type { Executor } from '../core/capabilities/capability.js';
+import { FermixError } from '../core/errors.js';
+import { skillServiceOf } from '../skills/service.js';
 import { defineBuiltin } from './define-builtin.js';
 
 export const skillReloadInput = z.object({});
@@ -12,6 +15,18 @@ export const skillReloadOutput = z.object({
   changed: z.array(z.string()),
   errors: z.array(z.string()),
 });
+
+const reloadSkills: Executor = async (_args, context) => {
+  let report;
+  try {
+    report = skillServiceOf(context).reload();
+  } catch (error) {
+    throw new FermixError({ code: 'reload_failed', message: `The skill directories could not be re-scanned: ${(error as Error).message}.`, hint: 'Check the permissions of $FERMIX_HOME/skills; `fermix doctor` checks the home.', cause: error });
+  }
+  const parts = [`${report.count} skills loaded`, `added: ${report.added.join(', ') || 'none'}`, `removed: ${report.removed.join(', ') || 'none'}`, `changed: ${report.changed.join(', ') || 'none'}`];
+  const text = `${parts.join('; ')}.${report.errors.length > 0 ? `\nErrors:\n${report.errors.map((error) => `- ${error}`).join('\n')}` : ''}`;
+  return { text, data: { version: null, ...report } };
+};
 
 export const skillReload = defineBuiltin({
   name: 'skill_reload',
@@ -27,4 +42,5 @@ export const skillReload = defineBuiltin({
     { tag: 'agent_unavailable', description: 'the main agent is not running' },
   ],
   scope_requirements: ['skills:write'],
+  executor: reloadSkills,
 });

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { Executor } from '../core/capabilities/capability.js';
+import { skillServiceOf } from '../skills/service.js';
 import { defineBuiltin } from './define-builtin.js';
 import { skillName } from './skill-name.js';
 
@@ -7,6 +9,12 @@ export const skillRunInput = z.object({
   task: z.string().min(1).describe('Clear work request for the skill.'),
   context: z.string().optional().describe('Context from this conversation the skill needs.'),
 });
+
+const runSkill: Executor = async (args, context) => {
+  const result = await skillServiceOf(context).run({ name: args.name as string, task: args.task as string, context: args.context as string | undefined }, context);
+  const note = result.status === 'completed' ? '' : ` (ended ${result.status})`;
+  return { text: `Skill ${result.skill}${note}:\n${result.text}`, data: result, audit: { skill: result.skill, depth: result.depth, status: result.status, iterations: result.iterations } };
+};
 
 export const skillRun = defineBuiltin({
   name: 'skill_run',
@@ -25,4 +33,7 @@ export const skillRun = defineBuiltin({
     { tag: 'timeout', description: 'the skill run exceeded its timeout' },
   ],
   scope_requirements: ['skills:read', 'agent:delegate'],
+  executor: runSkill,
+  // The skill's own timeout_seconds (at most 3,600) bounds the run; this only keeps the boundary from cutting it first.
+  timeout_ms: 3_660_000,
 });
