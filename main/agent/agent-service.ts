@@ -15,9 +15,8 @@ import { ITERATION_CAPS, outcomeError, runTurn, type TurnOutcome } from './loop/
 import { createTurnEmitter, type EventSink, type TurnEmitter } from './loop/turn-events.js';
 import { createProviderService } from './providers/provider-service.js';
 import { systemSecrets, type SecretReader } from './providers/secrets.js';
-import { mainAgentRole } from '../core/capabilities/roles.js';
-import { createRequestBuilder, type RequestBuilderOptions } from './request-builder.js';
-import { runSubTurn, type SubTurnRequest, type SubTurnResult } from '../skills/sub-turn.js';
+import { mainAgentRole, type Role } from '../core/capabilities/roles.js';
+import { createRequestBuilder } from './request-builder.js';
 import { loadAiSdk } from './ai-runtime.js';
 import type { PluginStatus, SkillSummary } from './runtime-prompt.js';
 import { createTurnHold, type HoldState, type TurnHold } from './turn-hold.js';
@@ -49,10 +48,8 @@ export interface AgentServiceDeps {
   services?: () => Record<string, unknown>;
   /** Plugin readiness for the `## Plugins` section; [] until the plugin supervisor exists. */
   pluginStatus?: () => PluginStatus[];
-  /** Skill catalog for the prompt (per caller trust); [] until skills exist. */
-  skillCatalog?: (trust: TurnOptions['trust']) => SkillSummary[];
-  /** The fenced memory block for a turn's prompt (main/memory/prompt.ts). */
-  memoryPrompt?: RequestBuilderOptions['memoryPrompt'];
+  /** Skill catalog for the prompt; [] until skills exist. */
+  skillCatalog?: () => SkillSummary[];
   secrets?: SecretReader;
   logger?: AgentLogger;
   now?: () => Date;
@@ -77,6 +74,9 @@ export interface SendInput {
   origin?: TurnOptions['origin'];
   interactive?: boolean;
   kind?: TurnOptions['kind'];
+  /** Job runs: the role stamped on the job and its allowed_tools (main/jobs/runner.ts). */
+  role?: TurnOptions['role'];
+  allowed_tools?: string[];
 }
 
 export interface TurnSummary {
@@ -131,7 +131,6 @@ export function createAgentService(deps: AgentServiceDeps) {
     deferralEnabled: () => deps.config().fermix_core.tools.tool_search.enabled,
     pluginStatus: deps.pluginStatus ?? (() => []),
     skillCatalog: deps.skillCatalog ?? (() => []),
-    memoryPrompt: deps.memoryPrompt,
     // Main-agent turns also get the subagents port (workers are built without it: no recursion).
     services: () => ({ ...(deps.services?.() ?? {}), subagents }),
     now,
@@ -248,9 +247,9 @@ export function createAgentService(deps: AgentServiceDeps) {
         outcome = outcomeError(await providers.noProvider());
       } else {
         await loadAiSdk(); // first turn only: the SDK is not loaded at start-up
-        // Every run has a role (Voss). Jobs and inbound MCP have no role of their own yet, so they run under
-        // the main agent's role, narrowed further by their trust and the gate (subagent workers: subagents/worker-role.ts).
-        const role = mainAgentRole(deps.config());
+        // Every run has a role (Voss). A job run carries the role stamped on its job (main/jobs); inbound MCP
+        // has none of its own yet and runs under the main agent's role (subagent workers: subagents/worker-role.ts).
+        const role = (turn.options.role as Role | undefined) ?? mainAgentRole(deps.config());
         // Preflight (reference §1.2 step 4): a conversation that grew past the threshold is compacted first.
         await autoCompact(conversationId, candidates[0], turn.options, entry.controller.signal, turnId);
         outcome = await runTurn({
@@ -261,7 +260,7 @@ export function createAgentService(deps: AgentServiceDeps) {
           signal: entry.controller.signal,
           shuttingDown: () => shuttingDown,
           candidates,
-          prepare: () => requests.prepare(conversationId, turn.options.trust, turn.options.origin ?? 'chat', role),
+          prepare: () => requests.prepare(conversationId, turn.options.trust, turn.options.origin ?? 'chat', role, turn.options.allowed_tools),
           role,
           retry,
           maxIterations: deps.maxIterations ?? ITERATION_CAPS[turn.options.kind],
@@ -377,6 +376,8 @@ export function createAgentService(deps: AgentServiceDeps) {
         kind: input.kind ?? 'interactive',
         message: input.message,
         ...(input.cwd ? { cwd: input.cwd } : {}),
+        ...(input.role ? { role: input.role } : {}),
+        ...(input.allowed_tools ? { allowed_tools: input.allowed_tools } : {}),
         ...(files.length > 0 ? { attachments: files.map(toRef) } : {}),
       };
       const turn = deps.db.transaction(() => {
@@ -461,10 +462,6 @@ export function createAgentService(deps: AgentServiceDeps) {
         row = await compactor.compact(conversationId, handle, { reason: 'manual', signal: new AbortController().signal });
       });
       return row;
-    },
-    /** skill_run: a supervised sub-turn through the same loop, with the tools the skill runner chose. */
-    runSubTurn(request: SubTurnRequest): Promise<SubTurnResult> {
-      return runSubTurn({ db: deps.db, store, invoker: deps.invoker, events: deps.events, candidates: () => providers.handles(), retry, role: () => mainAgentRole(deps.config()) }, request);
     },
     /** Plugin enable/disable/logout: the next turn rebuilds its runtime prompt. */
     invalidatePrompts(): void {

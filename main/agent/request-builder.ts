@@ -17,10 +17,7 @@ export interface RequestBuilderOptions {
   registry: CapabilityRegistry;
   deferralEnabled: () => boolean;
   pluginStatus: () => PluginStatus[];
-  /** The compact skill catalog for this caller (guests get none). */
-  skillCatalog: (trust: Trust) => SkillSummary[];
-  /** Recalled memory for this turn, already fenced (main/memory/prompt.ts); '' or absent: no section. */
-  memoryPrompt?: (turn: { conversationId: string; trust: Trust; origin: Origin }) => string;
+  skillCatalog: () => SkillSummary[];
   services: () => Record<string, unknown>;
   now: () => Date;
 }
@@ -45,11 +42,12 @@ export function createRequestBuilder(options: RequestBuilderOptions) {
   const prompts = createPromptCache();
   let toolCache: { key: string; tools: ToolSet; presentation: ToolPresentation; visible: Capability[] } | undefined;
 
-  function toolsFor(trust: Trust, origin: Origin, enabled: boolean, role: Role | null) {
+  function toolsFor(trust: Trust, origin: Origin, enabled: boolean, role: Role | null, allowed: readonly string[] | undefined) {
     const attended = ATTENDED_ORIGINS.has(origin);
-    const key = `${options.registry.version}|${trust}|${attended}|${enabled}|${role === null ? '' : `${role.name}:${role.tools.join(',')}`}`;
+    const key = `${options.registry.version}|${trust}|${attended}|${enabled}|${role === null ? '' : `${role.name}:${role.tools.join(',')}`}|${allowed?.join(',') ?? '*'}`;
     if (toolCache?.key !== key) {
-      const visible = options.registry.list_for({ trust }).filter((cap) => offerable(cap, trust, origin, role));
+      // A job's allowed_tools narrow the list (the registry's allowlist step); they never widen it.
+      const visible = options.registry.list_for({ trust, ...(allowed ? { allowed_tools: allowed } : {}) }).filter((cap) => offerable(cap, trust, origin, role));
       const presentation = presentTools(visible, enabled);
       toolCache = { key, tools: toSdkTools(presentation.advertised), presentation, visible };
     }
@@ -57,15 +55,14 @@ export function createRequestBuilder(options: RequestBuilderOptions) {
   }
 
   return {
-    prepare(conversationId: string, trust: Trust, origin: Origin = 'chat', role: Role | null = null): PreparedRequest & { presentation: ToolPresentation; promptRebuilt: boolean } {
+    prepare(conversationId: string, trust: Trust, origin: Origin = 'chat', role: Role | null = null, allowed?: readonly string[]): PreparedRequest & { presentation: ToolPresentation; promptRebuilt: boolean } {
       const enabled = options.deferralEnabled();
-      const { tools, presentation, visible } = toolsFor(trust, origin, enabled, role);
+      const { tools, presentation, visible } = toolsFor(trust, origin, enabled, role, allowed);
       const now = options.now();
       const plugins = options.pluginStatus();
-      const skills = options.skillCatalog(trust);
-      const memory = options.memoryPrompt?.({ conversationId, trust, origin }) ?? '';
-      const key = [options.registry.version, trust, ATTENDED_ORIGINS.has(origin), role?.name ?? '', role?.tools.join(',') ?? '', enabled, now.toISOString().slice(0, 10), JSON.stringify(plugins), JSON.stringify(skills), memory].join('|');
-      const { prompt, rebuilt } = prompts.get(conversationId, key, () => buildRuntimePrompt({ now, presentation, visible, plugins, skills, memory }));
+      const skills = options.skillCatalog();
+      const key = [options.registry.version, trust, ATTENDED_ORIGINS.has(origin), role?.name ?? '', role?.tools.join(',') ?? '', allowed?.join(',') ?? '*', enabled, now.toISOString().slice(0, 10), JSON.stringify(plugins), JSON.stringify(skills)].join('|');
+      const { prompt, rebuilt } = prompts.get(conversationId, key, () => buildRuntimePrompt({ now, presentation, visible, plugins, skills }));
       const byName = new Map(visible.map((cap) => [cap.name, cap]));
       const deferred = presentation.deferred;
       return {
@@ -77,6 +74,8 @@ export function createRequestBuilder(options: RequestBuilderOptions) {
           ...options.services(),
           // tool_describe / tool_help read this: only what this caller may see.
           registry: { find: (name: string) => byName.get(name), list: () => visible },
+          // schedule_job stamps the caller's role on the job it creates (main/tools/job-port.ts).
+          runRole: role,
           // tool_search ranks this (empty when deferral is off).
           deferredTools: () => deferred,
         },

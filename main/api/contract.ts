@@ -13,6 +13,7 @@ import { voiceMethods } from './methods/voice.js';
 import { attachmentMethods } from './methods/attachments.js';
 import { pluginMethods } from './methods/plugins.js';
 import { mcpMethods } from './methods/mcp.js';
+import { jobMethods } from './methods/jobs.js';
 import type { MethodInput, MethodOutput, MethodParsedInput } from './define.js';
 
 /**
@@ -35,6 +36,7 @@ export const apiContract = {
   ...attachmentMethods,
   ...pluginMethods,
   ...mcpMethods,
+  ...jobMethods,
 };
 
 export type ApiContract = typeof apiContract;

@@ -10,6 +10,7 @@ const info = () => import('./verbs/info.js');
 const capabilities = () => import('./verbs/capabilities.js');
 const audit = () => import('./verbs/audit.js');
 const secrets = () => import('./verbs/secrets.js');
+const jobs = () => import('./verbs/jobs.js');
 const DEFAULT_TAIL_LINES = 100;
 
 export const USAGE = `fermix ${FERMIX_VERSION} — your personal AI agent
@@ -39,6 +40,7 @@ Usage: fermix <verb> [options]
   token rotate [--json]           sign every window out (new URL token, all web sessions revoked)
   roles list|check [--json]       every role (operator is built in) and what each reaches; [agents.main] role picks one
   mcp list|tools|restart|logs|add|remove|enable|disable|pins|import|serve|list-exposed   MCP servers ([mcp.servers]) and inbound MCP
+  jobs list|runs ID|run-now ID|pause ID|resume ID|remove ID [--json]   scheduled jobs (created in the chat with schedule_job)
   version                         print the version
   help [VERB]                     this text, or one verb's (also VERB --help)
 
@@ -172,6 +174,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         if (values['secret-store'] === undefined) throw new UsageError('usage: fermix setup --secret-store keyring|file [--migrate-secrets]');
         if (!values['migrate-secrets']) throw new UsageError('fermix setup --secret-store changes where secrets live; add --migrate-secrets to move the stored ones too (same as `fermix secrets migrate --to …`).');
         return await (await secrets()).secretsVerb(io, paths, ['migrate'], { json, stdin: false, to: values['secret-store'], names: values.name });
+      case 'jobs':
+        return await (await jobs()).jobsVerb(io, paths, positionals.slice(1), { json, limit: values.limit });
       case 'audit':
         return await (await audit()).auditVerb(io, paths, { json, since: values.since, capability: values.capability, decision: values.decision, exportFormat: values.export, limit: values.limit });
       default:

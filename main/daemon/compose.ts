@@ -44,8 +44,8 @@ import { createPluginService } from '../plugins/service.js';
 import type { HttpRailNet } from '../plugins/rails/http/interpreter.js';
 import { createPluginHandlers } from './plugin-handlers.js';
 import { pluginsDoctorCheck } from '../plugins/doctor-check.js';
-import { createMemoryService } from '../memory/service.js';
-import { createSkillService, type SkillService } from '../skills/service.js';
+import { createJobs, type JobClock } from '../jobs/index.js';
+import { createJobHandlers } from './job-handlers.js';
 import { mainAgentRole } from '../core/capabilities/roles.js';
 
 export interface DaemonOptions {
@@ -60,6 +60,8 @@ export interface DaemonOptions {
   macPermissions?: () => MacPermissions | undefined;
   /** Tests only: Net.Guard options for plugin HTTP rails (the minted loopback policy, a test CA). No config key reaches this. */
   pluginNet?: HttpRailNet;
+  /** Tests only: the jobs scheduler's clock (a manual clock runs a job "at its time" without waiting). */
+  jobsClock?: JobClock;
 }
 
 export interface RunningDaemon {
@@ -136,9 +138,6 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     });
     if (!computerSetup.ready && config.fermix_core.computer_use.enabled) logger.warn('computer use not registered', { reason: computerSetup.reason });
     const computerNative = () => (computerSetup.ready ? { registered: true, idle: computerSetup.runtime.idleDetection() } : { registered: false, reason: computerSetup.reason });
-    const memory = createMemoryService({ db });
-    // The skill registry needs the agent (skill_run's sub-turn), created below; the catalog reads it late.
-    const late: { skills?: SkillService } = {};
     const capabilities = createCapabilityService({
       config,
       configFile: paths.config,
@@ -146,7 +145,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       events,
       tools: builtinToolsFor(config, { computerUse: computerSetup.ready ? computerSetup.capability : undefined }),
       computerUseReady: () => computerSetup.ready && configReader().fermix_core.computer_use.enabled,
-      services: { ...tools.services, attachments: createAttachmentSink({ store: attachmentStore, events }), memory },
+      services: { ...tools.services, attachments: createAttachmentSink({ store: attachmentStore, events }) },
       permissionMode: () => configReader().permissions.mode,
       onError: (message, error) => logger.error(message, { error: String(error) }),
       commandsUnjailed: !tools.jailStatus.active,
@@ -200,27 +199,21 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       logger,
       fermixHome: paths.home,
       pluginStatus: () => plugins.supervisor.promptStatus(),
-      skillCatalog: (trust) => late.skills?.catalog(trust) ?? [],
-      memoryPrompt: (turn) => memory.promptSection(turn),
       // The store named in config.toml now (`fermix secrets migrate` switches it without a restart).
       secrets: { keyring: (name, profile) => secretStoreFor(profile).get(name), env: (name) => process.env[name] },
     });
     // Runs before the store closes: running turns are cancelled, parked turns stay parked for the next start.
     cleanups.unshift(() => agent.close());
-    const skills = createSkillService({
-      locations: { bundledDir: join(packageRoot(), 'resources', 'skills'), localDir: paths.skills, pluginsDir: paths.plugins },
-      registry: capabilities.registry,
-      journalsDir: join(paths.home, 'journals'),
-      role: () => mainAgentRole(configReader()),
-      subTurn: (request) => agent.runSubTurn(request),
-      onError: (message, fields) => logger.warn(message, fields),
-      onEvent: (message, fields) => logger.warn(message, fields),
+    // Scheduled jobs: only the daemon schedules. Stopped before the agent closes (cleanups run newest first).
+    const jobs = createJobs({
+      db, agent, registry: capabilities.registry, clock: options.jobsClock, logger,
+      emit: (stream, type, payload) => void events.emit(stream, type as never, payload as never),
+      hideConversation: (id) => void conversations.remove(id),
+      mainRole: () => mainAgentRole(configReader()),
+      providers: () => Object.keys(configReader().providers),
     });
-    // A bad SKILL.md is an error line in the log (and in skill_reload's report), never a failed start.
-    const loadedSkills = skills.reload();
-    logger.info('skills loaded', { count: loadedSkills.count, errors: loadedSkills.errors.length });
-    late.skills = skills;
-    capabilities.services.skills = skills;
+    capabilities.services.jobs = jobs.port;
+    cleanups.unshift(() => jobs.scheduler.stop());
     mark('capabilities_and_agent');
     const doctor = createDoctor();
     for (const check of baseDoctorChecks(paths, { insideDaemon: true, db, mcp: () => mcp.supervisor.list(), computerUse: { live: computerNative, macPermissions: options.macPermissions } })) doctor.register(check);
@@ -275,6 +268,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       ...createProviderSettingsHandlers({ configFile: paths.config, keychain: secretStoreFor }),
       ...createVoiceHandlers({ config: configReader, keychain: secretStoreFor, logger }),
       ...createPluginHandlers(plugins),
+      ...createJobHandlers(jobs.service),
       ...createMcpHandlers(mcp, { configFile: paths.config }),
       'directory_access.pending': (input) => ({
         pending: tools.directoryAccess.pending(input.conversation_id).map((grant) => ({
@@ -346,6 +340,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     writeRuntimeInfo();
     cleanups.unshift(() => rmSync(paths.runtimeInfo, { force: true }));
     agent.start(); // resumes turns parked for approval before the last shutdown
+    jobs.scheduler.start(); // runs left unfinished by the last process are marked interrupted, never re-run
     logger.info('daemon started', { pid: process.pid, port, home: paths.home, version: FERMIX_VERSION, jail: tools.jailStatus.active, startup_ms: startupMarks });
 
     let resolveStopped: () => void = () => {};

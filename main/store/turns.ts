@@ -41,6 +41,10 @@ export interface TurnOptions {
   message?: string;
   /** Its attachments (claimed at send), kept with it so a queued or parked turn still has them. */
   attachments?: AttachmentRef[];
+  /** A job run's stamped role (main/jobs): it replaces the main agent's role for this turn. */
+  role?: { name: string; tools: string[] };
+  /** A job run's allowed_tools: offered and invoked tools are narrowed to these names. */
+  allowed_tools?: string[];
 }
 
 export interface TurnRow {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { defineBuiltin } from './define-builtin.js';
+import { jobsOf, jsonResult } from './job-port.js';
+import { runView } from '../jobs/service.js';
 
 export const getJobRunInput = z.object({
   run_id: z.string().min(1).describe('Id of the run, from list_job_runs.'),
@@ -18,4 +20,5 @@ export const getJobRun = defineBuiltin({
     { tag: 'not_found', description: 'no run has that id' },
   ],
   scope_requirements: ['jobs:read'],
+  executor: async (args, context) => jsonResult({ run: runView(jobsOf(context).service.run(args.run_id as string)) }),
 });

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { defineBuiltin } from './define-builtin.js';
 import { jobId } from './job-fields.js';
+import { jobsOf, jsonResult } from './job-port.js';
+import { runView } from '../jobs/service.js';
+import type { RunStatus } from '../jobs/job-store.js';
 
 export const listJobRunsInput = z.object({
   job_id: jobId('Id of the job whose runs to list.'),
@@ -21,4 +24,6 @@ export const listJobRuns = defineBuiltin({
     { tag: 'registry_failed', description: 'the run query failed' },
   ],
   scope_requirements: ['jobs:read'],
+  executor: async (args, context) =>
+    jsonResult({ runs: jobsOf(context).service.runs(args.job_id as string, { status: args.status as RunStatus | undefined, limit: args.limit as number | undefined }).map(runView) }),
 });

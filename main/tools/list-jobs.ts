@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { defineBuiltin } from './define-builtin.js';
+import { jobsOf, jsonResult } from './job-port.js';
+import { jobView } from '../jobs/service.js';
 
 export const listJobsInput = z.object({
   state: z.string().optional().describe('Only jobs in this state, e.g. scheduled, running, paused, disabled or expired.'),
@@ -18,4 +20,5 @@ export const listJobs = defineBuiltin({
   ],
   failure_modes: [{ tag: 'registry_failed', description: 'the job query failed' }],
   scope_requirements: ['jobs:read'],
+  executor: async (args, context) => jsonResult({ jobs: jobsOf(context).service.list(args.state as string | undefined).map(jobView) }),
 });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { defineBuiltin } from './define-builtin.js';
 import { jobId } from './job-fields.js';
+import { jobsOf, jsonResult } from './job-port.js';
+import { jobView } from '../jobs/service.js';
 
 export const pauseJobInput = z.object({ job_id: jobId('Id of the job to pause.') });
 
@@ -17,4 +19,5 @@ export const pauseJob = defineBuiltin({
     { tag: 'not_found', description: 'no job has that id' },
   ],
   scope_requirements: ['jobs:write'],
+  executor: async (args, context) => jsonResult({ job: jobView(jobsOf(context).service.pause(args.job_id as string)) }),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineBuiltin } from './define-builtin.js';
 import { jobId } from './job-fields.js';
+import { jobsOf, jsonResult } from './job-port.js';
 
 export const removeJobInput = z.object({ job_id: jobId('Id of the job to delete.') });
 
@@ -21,4 +22,5 @@ export const removeJob = defineBuiltin({
     { tag: 'job_running', description: 'the job has a run in progress; wait for it to finish' },
   ],
   scope_requirements: ['jobs:write'],
+  executor: async (args, context) => jsonResult(jobsOf(context).service.remove(args.job_id as string)),
 });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { defineBuiltin } from './define-builtin.js';
 import { jobId } from './job-fields.js';
+import { jobsOf, jsonResult } from './job-port.js';
+import { jobView } from '../jobs/service.js';
 
 export const resumeJobInput = z.object({ job_id: jobId('Id of the paused job to resume.') });
 
@@ -18,4 +20,5 @@ export const resumeJob = defineBuiltin({
     { tag: 'expired', description: 'the job is past its expiry, or is a one-off whose time has passed' },
   ],
   scope_requirements: ['jobs:write'],
+  executor: async (args, context) => jsonResult({ job: jobView(jobsOf(context).service.resume(args.job_id as string)) }),
 });

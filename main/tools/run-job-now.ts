@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { defineBuiltin } from './define-builtin.js';
 import { jobId } from './job-fields.js';
+import { jobsOf, jsonResult } from './job-port.js';
+import { jobView, runView } from '../jobs/service.js';
 
 export const runJobNowInput = z.object({ job_id: jobId('Id of the job to run now.') });
 
@@ -21,4 +23,9 @@ export const runJobNow = defineBuiltin({
     { tag: 'already_running', description: 'the job already has a queued or running run' },
   ],
   scope_requirements: ['jobs:write', 'agent:delegate'],
+  // The run is started, not awaited: it is a whole agent turn (up to its timeout); list_job_runs follows it.
+  executor: async (args, context) => {
+    const { job, run } = jobsOf(context).service.runNow(args.job_id as string);
+    return jsonResult({ job: jobView(job), run: runView(run) });
+  },
 });

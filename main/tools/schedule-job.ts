@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { defineBuiltin } from './define-builtin.js';
+import { callerOf, jobsOf, jsonResult } from './job-port.js';
+import { jobView, type CreateJobInput } from '../jobs/service.js';
 import { SCHEDULE_GRAMMAR, deliveryMode, deliveryTarget, routeModel, routeProvider, skillBinding } from './job-fields.js';
 
 export const scheduleJobInput = z.object({
@@ -57,4 +59,9 @@ export const scheduleJob = defineBuiltin({
     { tag: 'no_source_trust', description: 'this context has no trust to stamp on the job' },
   ],
   scope_requirements: ['jobs:write'],
+  executor: async (args, context) => {
+    const port = jobsOf(context);
+    const job = port.service.create(args as unknown as CreateJobInput, callerOf(context, port));
+    return jsonResult({ job: jobView(job) });
+  },
 });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { defineBuiltin } from './define-builtin.js';
+import { jobsOf, jsonResult } from './job-port.js';
+import { jobView, type UpdateJobInput } from '../jobs/service.js';
 import { SCHEDULE_GRAMMAR, deliveryMode, deliveryTarget, jobId, routeModel, routeProvider, skillBinding } from './job-fields.js';
 
 export const updateJobInput = z.object({
@@ -39,4 +41,5 @@ export const updateJob = defineBuiltin({
     { tag: 'invalid_route_pin', description: 'provider/model are not paired, or clear_route_pin was combined with them' },
   ],
   scope_requirements: ['jobs:write'],
+  executor: async (args, context) => jsonResult({ job: jobView(jobsOf(context).service.update(args as unknown as UpdateJobInput)) }),
 });

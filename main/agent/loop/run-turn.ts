@@ -114,6 +114,8 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
       cwd: turn.options.cwd,
       interactive: turn.options.interactive,
       role: input.role ?? null,
+      // A job's allowed_tools: the invoke boundary refuses what the list would not show.
+      ...(turn.options.allowed_tools ? { filter: { allowed_tools: turn.options.allowed_tools } } : {}),
       signal: input.signal,
       services,
     };

@@ -1,0 +1,97 @@
+/**
+ * One job run = one agent turn with origin `job`, kind `job` (iteration cap 100), not interactive (an
+ * `ask` decision is a denial: nobody can answer a card), under the trust and role stamped on the job and
+ * narrowed to its allowed_tools. Each run gets a fresh conversation — no chat history (reference §2.8) —
+ * which is hidden from the sidebar once the run ends (its outcome stays on the run row; the transcript
+ * is kept for the delete grace period). A run past its timeout is stopped and recorded `timeout`.
+ */
+import type { JobClock } from './clock.js';
+import type { JobRow, RunRow } from './job-store.js';
+import { isSilent } from './delivery.js';
+import type { RunOutcome } from './scheduler.js';
+
+export interface JobTurnSummary {
+  status: string;
+  text: string;
+  stop_reason: string | null;
+  error: { code: string; message: string; hint: string } | null;
+  usage: { input_tokens: number; output_tokens: number };
+  cost_usd: number | null;
+}
+
+/** What the runner needs of the agent service (agent-service.ts satisfies it). */
+export interface JobAgent {
+  send(input: {
+    message: string;
+    title: string;
+    trust: 'operator' | 'guest';
+    origin: 'job';
+    interactive: false;
+    kind: 'job';
+    role: { name: string; tools: string[] };
+    allowed_tools?: string[];
+  }): { conversation_id: string; turn_id: string; done: Promise<JobTurnSummary> };
+  stop(conversationId: string): number;
+  turnsOf(conversationId: string, limit: number): { tool_calls: { status: string }[] }[];
+}
+
+export interface RunnerOptions {
+  agent: JobAgent;
+  clock: JobClock;
+  startRun(runId: string, links: { conversation_id: string; turn_id: string }): void;
+  /** Hides the run's conversation from the sidebar once it is over. */
+  hideConversation?(conversationId: string): void;
+}
+
+export function jobPrompt(job: Pick<JobRow, 'id' | 'name' | 'task' | 'timezone'>, at: number): string {
+  const date = new Date(at);
+  const local = new Intl.DateTimeFormat('en-GB', { timeZone: job.timezone, dateStyle: 'full', timeStyle: 'short' }).format(date);
+  return [
+    `You are running the scheduled job "${job.name}" (${job.id}) unattended: nobody can answer questions or approve actions during this run.`,
+    'Do the task with the tools you have, then answer with the result for the owner. If there is nothing worth reporting, answer exactly [SILENT].',
+    '',
+    `Date: ${date.toISOString()} (${local}, ${job.timezone})`,
+    '',
+    'Task:',
+    job.task,
+  ].join('\n');
+}
+
+export function createJobRunner(options: RunnerOptions) {
+  return async function execute(job: JobRow, run: RunRow): Promise<RunOutcome> {
+    const sent = options.agent.send({
+      message: run.prompt,
+      title: `Job · ${job.name}`,
+      trust: job.trust,
+      origin: 'job',
+      interactive: false,
+      kind: 'job',
+      role: { name: job.role.name, tools: [...job.role.tools] },
+      ...(job.allowed_tools ? { allowed_tools: job.allowed_tools } : {}),
+    });
+    options.startRun(run.id, { conversation_id: sent.conversation_id, turn_id: sent.turn_id });
+    let timedOut = false;
+    const cancel = options.clock.setTimer(() => {
+      timedOut = true;
+      options.agent.stop(sent.conversation_id);
+    }, job.timeout_seconds * 1000);
+    let summary: JobTurnSummary;
+    try {
+      summary = await sent.done;
+    } finally {
+      cancel();
+    }
+    const calls = options.agent.turnsOf(sent.conversation_id, 1).flatMap((turn) => turn.tool_calls);
+    options.hideConversation?.(sent.conversation_id);
+    const counts = { tool_failures: calls.filter((call) => call.status === 'error').length, input_tokens: summary.usage.input_tokens, output_tokens: summary.usage.output_tokens, cost_usd: summary.cost_usd };
+    // `ok` only means the loop finished (reference §2.8): tool failures are counted beside it.
+    if (summary.status === 'completed' || summary.status === 'partial') {
+      return { status: 'ok', response: summary.text, silent: isSilent(summary.text), ...counts, error_code: null, error_message: null, error_hint: null };
+    }
+    if (timedOut) {
+      return { status: 'error', response: summary.text || null, silent: false, ...counts, error_code: 'timeout', error_message: `The run was stopped after its timeout of ${job.timeout_seconds} s.`, error_hint: `Raise timeout_seconds with update_job, or narrow the task of ${job.id}.` };
+    }
+    const error = summary.error ?? { code: summary.stop_reason ?? summary.status, message: `The run ended ${summary.status}.`, hint: 'See `fermix logs -n 50`.' };
+    return { status: 'error', response: summary.text || null, silent: false, ...counts, error_code: error.code, error_message: error.message, error_hint: error.hint };
+  };
+}
