@@ -16,7 +16,8 @@ import { createTurnEmitter, type EventSink, type TurnEmitter } from './loop/turn
 import { createProviderService } from './providers/provider-service.js';
 import { systemSecrets, type SecretReader } from './providers/secrets.js';
 import { mainAgentRole, type Role } from '../core/capabilities/roles.js';
-import { createRequestBuilder } from './request-builder.js';
+import { createRequestBuilder, type RequestBuilderOptions } from './request-builder.js';
+import { runSubTurn, type SubTurnRequest, type SubTurnResult } from '../skills/sub-turn.js';
 import { loadAiSdk } from './ai-runtime.js';
 import type { PluginStatus, SkillSummary } from './runtime-prompt.js';
 import { createTurnHold, type HoldState, type TurnHold } from './turn-hold.js';
@@ -48,8 +49,10 @@ export interface AgentServiceDeps {
   services?: () => Record<string, unknown>;
   /** Plugin readiness for the `## Plugins` section; [] until the plugin supervisor exists. */
   pluginStatus?: () => PluginStatus[];
-  /** Skill catalog for the prompt; [] until skills exist. */
-  skillCatalog?: () => SkillSummary[];
+  /** Skill catalog for the prompt (per caller trust); [] until skills exist. */
+  skillCatalog?: (trust: TurnOptions['trust']) => SkillSummary[];
+  /** The fenced memory block for a turn's prompt (main/memory/prompt.ts). */
+  memoryPrompt?: RequestBuilderOptions['memoryPrompt'];
   secrets?: SecretReader;
   logger?: AgentLogger;
   now?: () => Date;
@@ -131,6 +134,7 @@ export function createAgentService(deps: AgentServiceDeps) {
     deferralEnabled: () => deps.config().fermix_core.tools.tool_search.enabled,
     pluginStatus: deps.pluginStatus ?? (() => []),
     skillCatalog: deps.skillCatalog ?? (() => []),
+    memoryPrompt: deps.memoryPrompt,
     // Main-agent turns also get the subagents port (workers are built without it: no recursion).
     services: () => ({ ...(deps.services?.() ?? {}), subagents }),
     now,
@@ -462,6 +466,10 @@ export function createAgentService(deps: AgentServiceDeps) {
         row = await compactor.compact(conversationId, handle, { reason: 'manual', signal: new AbortController().signal });
       });
       return row;
+    },
+    /** skill_run: a supervised sub-turn through the same loop, with the tools the skill runner chose. */
+    runSubTurn(request: SubTurnRequest): Promise<SubTurnResult> {
+      return runSubTurn({ db: deps.db, store, invoker: deps.invoker, events: deps.events, candidates: () => providers.handles(), retry, role: () => mainAgentRole(deps.config()) }, request);
     },
     /** Plugin enable/disable/logout: the next turn rebuilds its runtime prompt. */
     invalidatePrompts(): void {

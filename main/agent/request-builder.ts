@@ -17,7 +17,10 @@ export interface RequestBuilderOptions {
   registry: CapabilityRegistry;
   deferralEnabled: () => boolean;
   pluginStatus: () => PluginStatus[];
-  skillCatalog: () => SkillSummary[];
+  /** The compact skill catalog for this caller (guests get none). */
+  skillCatalog: (trust: Trust) => SkillSummary[];
+  /** Recalled memory for this turn, already fenced (main/memory/prompt.ts); '' or absent: no section. */
+  memoryPrompt?: (turn: { conversationId: string; trust: Trust; origin: Origin }) => string;
   services: () => Record<string, unknown>;
   now: () => Date;
 }
@@ -60,9 +63,10 @@ export function createRequestBuilder(options: RequestBuilderOptions) {
       const { tools, presentation, visible } = toolsFor(trust, origin, enabled, role, allowed);
       const now = options.now();
       const plugins = options.pluginStatus();
-      const skills = options.skillCatalog();
-      const key = [options.registry.version, trust, ATTENDED_ORIGINS.has(origin), role?.name ?? '', role?.tools.join(',') ?? '', allowed?.join(',') ?? '*', enabled, now.toISOString().slice(0, 10), JSON.stringify(plugins), JSON.stringify(skills)].join('|');
-      const { prompt, rebuilt } = prompts.get(conversationId, key, () => buildRuntimePrompt({ now, presentation, visible, plugins, skills }));
+      const skills = options.skillCatalog(trust);
+      const memory = options.memoryPrompt?.({ conversationId, trust, origin }) ?? '';
+      const key = [options.registry.version, trust, ATTENDED_ORIGINS.has(origin), role?.name ?? '', role?.tools.join(',') ?? '', allowed?.join(',') ?? '*', enabled, now.toISOString().slice(0, 10), JSON.stringify(plugins), JSON.stringify(skills), memory].join('|');
+      const { prompt, rebuilt } = prompts.get(conversationId, key, () => buildRuntimePrompt({ now, presentation, visible, plugins, skills, memory }));
       const byName = new Map(visible.map((cap) => [cap.name, cap]));
       const deferred = presentation.deferred;
       return {

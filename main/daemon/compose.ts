@@ -46,6 +46,8 @@ import { createPluginHandlers } from './plugin-handlers.js';
 import { pluginsDoctorCheck } from '../plugins/doctor-check.js';
 import { createJobs, type JobClock } from '../jobs/index.js';
 import { createJobHandlers } from './job-handlers.js';
+import { createMemoryService } from '../memory/service.js';
+import { createSkillService, type SkillService } from '../skills/service.js';
 import { mainAgentRole } from '../core/capabilities/roles.js';
 
 export interface DaemonOptions {
@@ -138,6 +140,9 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     });
     if (!computerSetup.ready && config.fermix_core.computer_use.enabled) logger.warn('computer use not registered', { reason: computerSetup.reason });
     const computerNative = () => (computerSetup.ready ? { registered: true, idle: computerSetup.runtime.idleDetection() } : { registered: false, reason: computerSetup.reason });
+    const memory = createMemoryService({ db });
+    // The skill registry needs the agent (skill_run's sub-turn), created below; the catalog reads it late.
+    const late: { skills?: SkillService } = {};
     const capabilities = createCapabilityService({
       config,
       configFile: paths.config,
@@ -145,7 +150,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       events,
       tools: builtinToolsFor(config, { computerUse: computerSetup.ready ? computerSetup.capability : undefined }),
       computerUseReady: () => computerSetup.ready && configReader().fermix_core.computer_use.enabled,
-      services: { ...tools.services, attachments: createAttachmentSink({ store: attachmentStore, events }) },
+      services: { ...tools.services, attachments: createAttachmentSink({ store: attachmentStore, events }), memory },
       permissionMode: () => configReader().permissions.mode,
       onError: (message, error) => logger.error(message, { error: String(error) }),
       commandsUnjailed: !tools.jailStatus.active,
@@ -199,6 +204,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       logger,
       fermixHome: paths.home,
       pluginStatus: () => plugins.supervisor.promptStatus(),
+      skillCatalog: (trust) => late.skills?.catalog(trust) ?? [],
+      memoryPrompt: (turn) => memory.promptSection(turn),
       // The store named in config.toml now (`fermix secrets migrate` switches it without a restart).
       secrets: { keyring: (name, profile) => secretStoreFor(profile).get(name), env: (name) => process.env[name] },
     });
@@ -214,6 +221,20 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     });
     capabilities.services.jobs = jobs.port;
     cleanups.unshift(() => jobs.scheduler.stop());
+    const skills = createSkillService({
+      locations: { bundledDir: join(packageRoot(), 'resources', 'skills'), localDir: paths.skills, pluginsDir: paths.plugins },
+      registry: capabilities.registry,
+      journalsDir: join(paths.home, 'journals'),
+      role: () => mainAgentRole(configReader()),
+      subTurn: (request) => agent.runSubTurn(request),
+      onError: (message, fields) => logger.warn(message, fields),
+      onEvent: (message, fields) => logger.warn(message, fields),
+    });
+    // A bad SKILL.md is an error line in the log (and in skill_reload's report), never a failed start.
+    const loadedSkills = skills.reload();
+    logger.info('skills loaded', { count: loadedSkills.count, errors: loadedSkills.errors.length });
+    late.skills = skills;
+    capabilities.services.skills = skills;
     mark('capabilities_and_agent');
     const doctor = createDoctor();
     for (const check of baseDoctorChecks(paths, { insideDaemon: true, db, mcp: () => mcp.supervisor.list(), computerUse: { live: computerNative, macPermissions: options.macPermissions } })) doctor.register(check);

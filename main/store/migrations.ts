@@ -196,6 +196,37 @@ export const MIGRATIONS: Migration[] = [
     ],
   },
   {
+    version: 8,
+    name: 'memories with full-text search',
+    statements: [
+      // One row per (agent, scope, key): memory_store's admission pipeline de-duplicates on exactly this
+      // (reference §2.7 step 6). written_by keeps a guest's memories apart: they never reach the owner's prompt.
+      `CREATE TABLE memories (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        agent_id TEXT NOT NULL,
+        scope_type TEXT NOT NULL CHECK (scope_type IN ('owner', 'agent', 'conversation', 'job')),
+        scope_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        category TEXT NOT NULL,
+        confidence REAL NOT NULL,
+        promote_target TEXT NOT NULL CHECK (promote_target IN ('user_md', 'memory_md', 'none')),
+        written_by TEXT NOT NULL CHECK (written_by IN ('operator', 'guest')),
+        source_type TEXT NOT NULL,
+        source_id TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (agent_id, scope_type, scope_id, key)
+      )`,
+      'CREATE INDEX memories_by_scope ON memories (scope_type, scope_id, updated_at)',
+      // Same style as messages_fts (migration 7): external content, kept in step by triggers.
+      "CREATE VIRTUAL TABLE memories_fts USING fts5(key, value, content='memories', content_rowid='id', tokenize='unicode61 remove_diacritics 2')",
+      'CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN INSERT INTO memories_fts(rowid, key, value) VALUES (new.id, new.key, new.value); END',
+      "CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN INSERT INTO memories_fts(memories_fts, rowid, key, value) VALUES ('delete', old.id, old.key, old.value); END",
+      "CREATE TRIGGER memories_fts_update AFTER UPDATE OF key, value ON memories BEGIN INSERT INTO memories_fts(memories_fts, rowid, key, value) VALUES ('delete', old.id, old.key, old.value); INSERT INTO memories_fts(rowid, key, value) VALUES (new.id, new.key, new.value); END",
+    ],
+  },
+  {
     version: 9,
     name: 'scheduled jobs and their runs',
     statements: [
