@@ -6,6 +6,7 @@ import { messagesOf, startModelServer, toolNamesOf, toolResultsOf, type ModelSer
 import { createHarness, providerConfig, testTool, waitUntil, type Harness } from '../main/agent/test-harness.js';
 import { subagents } from '../main/tools/subagents.js';
 import type { ExecutionContext } from '../main/core/capabilities/capability.js';
+import type { Rule } from '../main/core/capabilities/index.js';
 
 let server: ModelServer;
 let harness: Harness | undefined;
@@ -50,7 +51,7 @@ function parentScript(args: Record<string, unknown>, worker: (req: RecordedReque
   });
 }
 
-async function start(extraConfig = '', rules = [{ permission: '*', action: 'allow' as const, source: 'config' as const }]): Promise<Harness> {
+async function start(extraConfig = '', rules: Rule[] = [{ permission: '*', action: 'allow', source: 'config' }]): Promise<Harness> {
   harness = await createHarness({
     config: providerConfig([{ name: 'main', type: 'openai', baseUrl: server.baseUrlOpenAI, primary: true, keyEnv: 'K' }], `${extraConfig}\n[fermix_core.tools.tool_search]\nenabled = false\n`),
     capabilities: tools,

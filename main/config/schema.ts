@@ -55,6 +55,12 @@ export const configSchema = z.object({
         embeddings_model: z.string().min(1).default('nomic-embed-text'),
       }).strict().prefault({}),
       web_search: z.object({ backend: z.enum(['duckduckgo', 'brave', 'exa', 'tavily', 'parallel', 'perplexity', 'firecrawl']).default('duckduckgo') }).strict().prefault({}),
+      /** generate_image (main/tools/generate-image.ts): no backend = not_configured; keys come from the secret store or the environment. */
+      generate_image: z.object({
+        backend: z.enum(['openai', 'xai', 'google', 'openai_codex']).optional(),
+        model: z.string().min(1).optional(),
+        size: z.string().regex(/^(\d{2,5}x\d{2,5}|auto)$/, 'must be WIDTHxHEIGHT (e.g. 1024x1024) or auto').optional(),
+      }).strict().prefault({}),
     }).strict().prefault({}),
     computer_use: z.object({ enabled: z.boolean().default(false) }).strict().prefault({}),
     /** Auto-compaction (reference §2.7): after a reply, when the history passes `threshold` of the model's window. */

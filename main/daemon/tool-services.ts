@@ -87,6 +87,8 @@ export async function createToolServices(options: ToolServicesOptions) {
     net: { userAgent: `fermix/${FERMIX_VERSION}` },
     secrets: { get: (name: string) => keychain.get(name) ?? undefined },
     webSearch: { backend: config.fermix_core.tools.web_search.backend },
+    // generate_image: settings as loaded at start; the credential is looked up per call (secret store, then env).
+    imageGeneration: { settings: () => config.fermix_core.tools.generate_image, credential: (name: string) => keychain.get(name) ?? process.env[name] },
     toolSearch: createToolSearchService({
       settings: config.fermix_core.tools.tool_search,
       providers: config.providers,
