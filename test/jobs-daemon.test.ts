@@ -1,0 +1,144 @@
+/**
+ * The issue's "done when": a job created in chat runs once at its time — with a controllable clock,
+ * no waiting — and its result appears in the app (the Jobs inbox conversation and a job.run_finished
+ * event); `fermix jobs` reads and drives it over the control socket. A real daemon (in process, so the
+ * test owns its clock) and the scripted model server speaking the OpenAI wire format.
+ */
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventEnvelope } from '../main/api/events.js';
+import { startDaemon, type RunningDaemon } from '../main/daemon/compose.js';
+import { createManualClock, type ManualClock } from '../main/jobs/clock.js';
+import { lastUserText, messagesOf, startModelServer, toolNamesOf, toolResultsOf, type ModelServer } from './fixtures/model-server/index.js';
+import { BIN, tempHome, waitFor } from './support/daemon-process.js';
+
+const CALL = { transport: 'socket' as const };
+let server: ModelServer;
+let daemon: RunningDaemon;
+let clock: ManualClock;
+let home: string;
+const events: EventEnvelope[] = [];
+
+function runFermix(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, FERMIX_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function dispatch(method: string, input: unknown = {}): Promise<any> {
+  const answer = await daemon.dispatcher.dispatch(method, input, CALL);
+  if (!answer.ok) throw Object.assign(new Error(`${answer.error.code}: ${answer.error.message}`), { code: answer.error.code });
+  return answer.result;
+}
+
+/**
+ * Waits for a chat turn to end and insists it completed. schedule_job is read_write, so the default
+ * permission mode asks: the test answers the card once, as the person at the window would.
+ */
+async function turnCompleted(turnId: string): Promise<void> {
+  await waitFor(async () => {
+    for (const card of (await dispatch('approvals.list')).pending) {
+      expect(card.capability).toBe('schedule_job');
+      await dispatch('approvals.answer', { id: card.id, answer: 'once' });
+    }
+    return !['queued', 'running', 'parked'].includes((await dispatch('chat.turn', { turn_id: turnId })).status);
+  }, 15_000, 'the chat turn');
+  const turn = await dispatch('chat.turn', { turn_id: turnId });
+  expect(turn.status, JSON.stringify(turn.error)).toBe('completed');
+}
+
+beforeAll(async () => {
+  server = await startModelServer();
+  home = tempHome('fermix-jobs-daemon-');
+  writeFileSync(join(home, 'config.toml'), `[fermix_core]\nsecret_store = "file"\n\n[providers.local]\ntype = "openai-compatible"\nbase_url = "${server.baseUrlOpenAI}"\nmodel = "qwen3"\nprimary = true\n`);
+  clock = createManualClock(Date.parse('2026-06-01T09:00:00Z'));
+  daemon = await startDaemon({ home, port: 0, jobsClock: clock });
+  daemon.events.subscribe((event) => void events.push(event));
+});
+afterAll(async () => {
+  await daemon?.stop('test over');
+  await server?.close();
+});
+
+describe('scheduled jobs in a real daemon with a controllable clock', () => {
+  it('a job created in chat runs once at its time; the result lands in the Jobs conversation and as an event', async () => {
+    const at = new Date(clock.now() + 5 * 60_000).toISOString();
+    server.setScript((request) => {
+      const user = lastUserText(request);
+      if (user.includes('You are running the scheduled job')) return { text: 'Time to stretch: stand up for two minutes.' };
+      if (toolResultsOf(request).length > 0) return { text: 'Done: I will remind you.' };
+      return { toolCalls: [{ name: 'schedule_job', arguments: { name: 'Stretch', schedule: at, task: 'Remind the owner to stand up and stretch.' } }] };
+    });
+    const sent = await dispatch('chat.send', { message: 'in five minutes remind me to stretch' });
+    await turnCompleted(sent.turn_id);
+    const [job] = (await dispatch('jobs.list')).jobs;
+    expect(job).toMatchObject({ id: 'stretch', state: 'scheduled', trust: 'operator', role: 'operator', next_run_at: at, delivery_mode: 'origin', timeout_seconds: 1800 });
+
+    clock.advance(4 * 60_000);
+    expect((await dispatch('jobs.runs', { job_id: 'stretch' })).runs).toHaveLength(0);
+    clock.advance(60_000);
+    await waitFor(() => events.some((event) => event.type === 'job.run_finished'), 15_000, 'the job run to finish');
+    const finished = events.find((event) => event.type === 'job.run_finished')!.payload as any;
+    expect(finished).toMatchObject({ job_id: 'stretch', status: 'ok', notify: true, conversation_id: 'jobs-inbox', summary: 'Time to stretch: stand up for two minutes.' });
+
+    // The run was a fresh, unattended turn: only its own prompt (no chat history), no folder requests offered.
+    const jobRequest = server.requests.find((request) => lastUserText(request).includes('You are running the scheduled job'))!;
+    expect(messagesOf(jobRequest).filter((message) => message.role === 'user')).toHaveLength(1);
+    expect(toolNamesOf(jobRequest)).not.toContain('request_directory_access');
+    const [run] = (await dispatch('jobs.runs', { job_id: 'stretch' })).runs;
+    expect(run).toMatchObject({ status: 'ok', trigger: 'schedule', response: 'Time to stretch: stand up for two minutes.', tool_failures: 0, silent: false });
+    expect(run.usage.input_tokens).toBeGreaterThan(0);
+
+    // In the app: the Jobs conversation holds the result; the run's own conversation is not in the list.
+    const { conversations } = await dispatch('conversations.list');
+    expect(conversations.map((each: any) => each.title)).toContain('Jobs');
+    expect(conversations.map((each: any) => each.title)).not.toContain('Job · Stretch');
+    const inbox = await dispatch('conversations.get', { id: 'jobs-inbox' });
+    expect(inbox.messages.at(-1).content).toContain('Time to stretch: stand up for two minutes.');
+
+    // Once: a day later it has not run again, and the one-off is done.
+    clock.advance(24 * 3_600_000);
+    expect((await dispatch('jobs.runs', { job_id: 'stretch' })).runs).toHaveLength(1);
+    expect((await dispatch('jobs.list')).jobs[0].state).toBe('done');
+  });
+
+  it('fermix jobs list|runs|pause|resume|run-now|remove drive the daemon; [SILENT] delivers nothing', async () => {
+    server.setScript((request) => {
+      if (lastUserText(request).includes('You are running the scheduled job')) return { text: '[SILENT]' };
+      if (toolResultsOf(request).length > 0) return { text: 'Scheduled.' };
+      return { toolCalls: [{ name: 'schedule_job', arguments: { name: 'Quiet check', schedule: 'every 6 hours', task: 'Check quietly.' } }] };
+    });
+    const sent = await dispatch('chat.send', { message: 'check quietly every six hours' });
+    await turnCompleted(sent.turn_id);
+
+    const list = await runFermix(['jobs', 'list']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/quiet_check\s+scheduled\s+every 6 hours/);
+    expect((await runFermix(['jobs', 'pause', 'quiet_check'])).stdout).toContain('Job quiet_check is paused.');
+    const refused = await runFermix(['jobs', 'run-now', 'quiet_check', '--json']);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout).error.code).toBe('not_runnable');
+    expect((await runFermix(['jobs', 'resume', 'quiet_check'])).stdout).toContain('Job quiet_check is scheduled.');
+
+    const inboxBefore = (await dispatch('conversations.get', { id: 'jobs-inbox' })).messages.length;
+    const before = events.filter((event) => event.type === 'job.run_finished').length;
+    const now = await runFermix(['jobs', 'run-now', 'quiet_check']);
+    expect(now.code, now.stderr).toBe(0);
+    await waitFor(() => events.filter((event) => event.type === 'job.run_finished').length > before, 15_000, 'the manual run');
+    expect(events.filter((event) => event.type === 'job.run_finished').at(-1)!.payload).toMatchObject({ job_id: 'quiet_check', trigger: 'manual', silent: true, notify: false, conversation_id: null });
+    expect((await dispatch('conversations.get', { id: 'jobs-inbox' })).messages.length).toBe(inboxBefore);
+
+    const runs = JSON.parse((await runFermix(['jobs', 'runs', 'quiet_check', '--json'])).stdout).result.runs;
+    expect(runs).toMatchObject([{ trigger: 'manual', status: 'ok', silent: true }]);
+    const removed = await runFermix(['jobs', 'remove', 'quiet_check']);
+    expect(removed.stdout).toContain('Removed job quiet_check.');
+    expect((await dispatch('jobs.list')).jobs.map((each: any) => each.id)).toEqual(['stretch']);
+  });
+});
