@@ -43,7 +43,7 @@ import { setUpComputerUse, type MacPermissions } from '../computer/index.js';
 import { createPluginService } from '../plugins/service.js';
 import type { HttpRailNet } from '../plugins/rails/http/interpreter.js';
 import { createPluginHandlers } from './plugin-handlers.js';
-import { pluginsDoctorCheck } from '../plugins/doctor-check.js';
+import { authTokensDoctorCheck, pluginsDoctorCheck } from '../plugins/doctor-check.js';
 import { createJobs, type JobClock } from '../jobs/index.js';
 import { createJobHandlers } from './job-handlers.js';
 import { createMemoryService } from '../memory/service.js';
@@ -239,6 +239,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     const doctor = createDoctor();
     for (const check of baseDoctorChecks(paths, { insideDaemon: true, db, mcp: () => mcp.supervisor.list(), computerUse: { live: computerNative, macPermissions: options.macPermissions } })) doctor.register(check);
     doctor.register(pluginsDoctorCheck(() => plugins, { insideDaemon: true }));
+    doctor.register(authTokensDoctorCheck(() => plugins));
 
     let stopRequested: (reason: string) => void = () => {};
     // Browser sessions survive restarts: the cookie id's HMAC under secret_key_base (a protected path) is kept in run/.

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import type { HomePaths } from '../../config/home.js';
 import { loadConfig } from '../../config/config-file.js';
-import { FermixError, isFermixError } from '../../core/errors.js';
+import { isFermixError } from '../../core/errors.js';
 import { FERMIX_VERSION } from '../../core/version.js';
 import { packageRoot } from '../../daemon/package-root.js';
 import { createPluginService } from '../../plugins/service.js';
@@ -17,17 +17,20 @@ import type { HttpRailNet } from '../../plugins/rails/http/interpreter.js';
 import { createSecretStore } from '../../secrets/secret-store.js';
 import { callDaemon } from '../control-client.js';
 import { EXIT, UsageError, type CliIo } from '../output.js';
+import { OAUTH_CLI_OPTIONS, requireClientId, runOAuthLogin } from './plugins-oauth.js';
 
-export const PLUGINS_USAGE = 'usage: fermix plugins list | catalog | installed | doctor [NAME] | enable NAME | disable NAME | reload | install NAME[@ver] | upgrade NAME | pin NAME@ver | uninstall NAME | gc | auth set NAME [--stdin] | auth clear NAME | auth status [NAME] | config NAME | config set NAME KEY VALUE  [--json]';
+export const PLUGINS_USAGE = 'usage: fermix plugins list | catalog | installed | doctor [NAME] | enable NAME | disable NAME | reload | install NAME[@ver] | upgrade NAME | pin NAME@ver | uninstall NAME | gc | auth set NAME [--stdin] | auth clear NAME | auth status [NAME] | auth login|reauthorize NAME [--no-browser] [--port N] [--timeout S] | auth refresh|logout NAME | auth client PROVIDER --client-id ID [--stdin] | config NAME | config set NAME KEY VALUE  [--json]';
 
 export interface PluginsCliDeps {
   /** Where a secret typed or piped in comes from; default the terminal without echo, or stdin. */
   readSecret?: (prompt: string, fromStdin: boolean) => Promise<string>;
   /** Tests only: Net.Guard options for the local health check. */
   net?: HttpRailNet;
+  /** Opens the sign-in URL (default: the system browser; tests follow it themselves). */
+  openUrl?: (url: string) => void;
 }
 
-const MUTATING = new Set(['plugins.install', 'plugins.upgrade', 'plugins.pin', 'plugins.uninstall', 'plugins.gc', 'plugins.enable', 'plugins.disable', 'plugins.reload', 'plugins.set_secret', 'plugins.clear_secret', 'plugins.config_set']);
+const MUTATING = new Set(['plugins.install', 'plugins.upgrade', 'plugins.pin', 'plugins.uninstall', 'plugins.gc', 'plugins.enable', 'plugins.disable', 'plugins.reload', 'plugins.set_secret', 'plugins.clear_secret', 'plugins.config_set', 'plugins.oauth_client.set', 'plugins.oauth_refresh', 'plugins.oauth_logout']);
 
 async function readSecretFromTerminal(prompt: string, fromStdin: boolean, io: CliIo): Promise<string> {
   if (fromStdin || !process.stdin.isTTY) {
@@ -67,7 +70,7 @@ function splitAt(spec: string | undefined, verb: string, required: boolean): { n
 }
 
 /** Which API method and input a command line means. */
-export function planPluginsCommand(positionals: string[]): { method: string; input: Record<string, unknown>; needsSecret?: string } {
+export function planPluginsCommand(positionals: string[]): { method: string; input: Record<string, unknown>; needsSecret?: string; secretField?: string; oauthLogin?: boolean } {
   const [verb, a, b, c, d] = positionals;
   const need = (value: string | undefined, usage: string) => {
     if (!value) throw new UsageError(`usage: fermix plugins ${usage}`);
@@ -97,8 +100,12 @@ export function planPluginsCommand(positionals: string[]): { method: string; inp
       }
       if (a === 'clear') return { method: 'plugins.clear_secret', input: { name: need(b, 'auth clear NAME') } };
       if (a === 'status') return { method: 'plugins.auth_status', input: b ? { name: b } : {} };
-      if (a === 'login' || a === 'reauthorize' || a === 'refresh' || a === 'logout') throw new FermixError({ code: 'not_implemented', message: `fermix plugins auth ${a} (OAuth) is not available in this build yet.`, hint: 'Use an api_key plugin (`fermix plugins auth set NAME`) for now.' });
-      throw new UsageError('usage: fermix plugins auth set NAME [--stdin] | auth clear NAME | auth status [NAME]');
+      // OAuth (main/cli/verbs/plugins-oauth.ts): reauthorize is a fresh login that replaces the refused sign-in.
+      if (a === 'login' || a === 'reauthorize') return { method: 'plugins.oauth_login.start', input: { name: need(b, `auth ${a} NAME`) }, oauthLogin: true };
+      if (a === 'refresh') return { method: 'plugins.oauth_refresh', input: { name: need(b, 'auth refresh NAME') } };
+      if (a === 'logout') return { method: 'plugins.oauth_logout', input: { name: need(b, 'auth logout NAME') } };
+      if (a === 'client') return { method: 'plugins.oauth_client.set', input: { provider: need(b, 'auth client PROVIDER --client-id ID') }, needsSecret: `the ${b} OAuth client`, secretField: 'client_secret' };
+      throw new UsageError('usage: fermix plugins auth set NAME [--stdin] | auth clear NAME | auth status [NAME] | auth login|reauthorize|refresh|logout NAME | auth client PROVIDER --client-id ID');
     default:
       throw new UsageError(PLUGINS_USAGE);
   }
@@ -109,6 +116,7 @@ function forPeople(method: string, result: Record<string, unknown>): string {
     const rows = (result.plugins as Record<string, unknown>[]).map((p) => `${String(p.name).padEnd(14)} ${String(p.status).padEnd(22)} ${p.enabled ? 'enabled ' : 'disabled'} ${p.version ?? '-'}  ${p.rail ?? '-'}  ${p.auth_type ?? '-'}${p.account ? `  ${String(p.account)}` : ''}`);
     return rows.length ? rows.join('\n') : 'No plugins.';
   }
+  if (method === 'plugins.oauth_login.start') return `Signed in: ${String(result.name)} is connected to ${String(result.provider)}. Status: ${String(result.status)}.`;
   if (method === 'plugins.clear_secret') return `Deleted the stored key for ${String(result.name)} and its config reference. Nothing was revoked upstream: revoke the key with the provider if it may be exposed.`;
   if (method === 'plugins.set_secret') return `Stored the key for ${String(result.name)} in the secret store${result.checked ? ' (the provider accepted it)' : ''}${result.account ? ` — connected as ${String(result.account)}` : ''}. Status: ${String(result.status)}.`;
   return JSON.stringify(result, null, 2);
@@ -118,7 +126,7 @@ export async function pluginsVerb(io: CliIo, paths: HomePaths, argv: string[], d
   const json = argv.includes('--json');
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { json: { type: 'boolean', default: false }, stdin: { type: 'boolean', default: false } } });
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { json: { type: 'boolean', default: false }, stdin: { type: 'boolean', default: false }, ...OAUTH_CLI_OPTIONS } });
   } catch (error) {
     io.err(`fermix: ${(error as Error).message}\n${PLUGINS_USAGE}`);
     return EXIT.usage;
@@ -126,16 +134,25 @@ export async function pluginsVerb(io: CliIo, paths: HomePaths, argv: string[], d
   try {
     const plan = planPluginsCommand(parsed.positionals);
     if (plan.needsSecret) {
-      const value = await (deps.readSecret ?? ((prompt, fromStdin) => readSecretFromTerminal(prompt, fromStdin, io)))(`Key for ${plan.needsSecret}`, parsed.values.stdin ?? false);
-      plan.input.value = value;
+      if (plan.secretField) plan.input.client_id = requireClientId(parsed.values['client-id'], String(plan.input.provider));
+      const value = await (deps.readSecret ?? ((prompt, fromStdin) => readSecretFromTerminal(prompt, fromStdin, io)))(plan.secretField ? `Client secret for ${plan.needsSecret}` : `Key for ${plan.needsSecret}`, parsed.values.stdin ?? false);
+      plan.input[plan.secretField ?? 'value'] = value;
     }
-    let result: Record<string, unknown>;
-    try {
-      result = (await callDaemon(paths.socket, plan.method, plan.input, 120_000)) as Record<string, unknown>;
-    } catch (error) {
-      if (!isFermixError(error) || error.code !== 'daemon_not_running') throw error;
-      result = await runLocally(paths, plan.method, plan.input, deps);
-      if (MUTATING.has(plan.method)) io.err('No Fermix daemon is running: the change is saved and applies when the daemon starts.');
+    // One local service per command: a login's start and wait must share its loopback listener.
+    let local: ((method: string, input: Record<string, unknown>) => Promise<Record<string, unknown>>) | undefined;
+    const invoke = async (method: string, input: Record<string, unknown>, timeoutMs = 120_000) => {
+      if (local) return local(method, input);
+      try {
+        return (await callDaemon(paths.socket, method, input, timeoutMs)) as Record<string, unknown>;
+      } catch (error) {
+        if (!isFermixError(error) || error.code !== 'daemon_not_running') throw error;
+        local = await localSession(paths, deps);
+        return local(method, input);
+      }
+    };
+    const result = plan.oauthLogin ? await runOAuthLogin(io, String(plan.input.name), parsed.values, invoke, deps.openUrl) : await invoke(plan.method, plan.input);
+    if (local) {
+      if (MUTATING.has(plan.method) || plan.oauthLogin) io.err('No Fermix daemon is running: the change is saved and applies when the daemon starts.');
       else if (plan.method === 'plugins.doctor' || plan.method === 'plugins.status') io.err('Runtime status unavailable — daemon not running; this is the static install/config/auth result.');
     }
     io.out(json ? JSON.stringify({ schema_version: 1, ok: true, result }) : forPeople(plan.method, result));
@@ -152,7 +169,7 @@ export async function pluginsVerb(io: CliIo, paths: HomePaths, argv: string[], d
   }
 }
 
-async function runLocally(paths: HomePaths, method: string, input: Record<string, unknown>, deps: PluginsCliDeps): Promise<Record<string, unknown>> {
+async function localSession(paths: HomePaths, deps: PluginsCliDeps): Promise<(method: string, input: Record<string, unknown>) => Promise<Record<string, unknown>>> {
   const core = loadConfig(paths.config).config.fermix_core;
   const service = createPluginService({
     pluginsDir: paths.plugins, configFile: paths.config, resourcesDir: join(packageRoot(), 'resources'), coreVersion: FERMIX_VERSION,
@@ -161,6 +178,8 @@ async function runLocally(paths: HomePaths, method: string, input: Record<string
   const { createPluginHandlers } = await import('../../daemon/plugin-handlers.js');
   const handlers = createPluginHandlers(service) as Record<string, (input: unknown, context: unknown) => unknown>;
   const { apiContract } = await import('../../api/contract.js');
-  const spec = (apiContract as Record<string, { input: { parse(value: unknown): unknown } }>)[method];
-  return (await handlers[method](spec.input.parse(input), { transport: 'socket' })) as Record<string, unknown>;
+  return async (method, input) => {
+    const spec = (apiContract as Record<string, { input: { parse(value: unknown): unknown } }>)[method];
+    return (await handlers[method](spec.input.parse(input), { transport: 'socket' })) as Record<string, unknown>;
+  };
 }
