@@ -291,7 +291,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       ...createVoiceHandlers({ config: configReader, keychain: secretStoreFor, logger }),
       ...createPluginHandlers(plugins),
       ...createJobHandlers(jobs.service),
-      ...createMcpHandlers(mcp, { configFile: paths.config }),
+      ...createMcpHandlers(mcp, { configFile: paths.config, secrets: () => secretStoreFor(configReader().fermix_core.profile) }),
       'directory_access.pending': (input) => ({
         pending: tools.directoryAccess.pending(input.conversation_id).map((grant) => ({
           token: grant.token, conversation_id: grant.conversationId, path: grant.path, reason: grant.reason, diff: grant.diff, message: grant.message, expires_at: new Date(grant.expiresAt).toISOString(),

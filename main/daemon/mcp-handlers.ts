@@ -21,7 +21,12 @@ function servers(raw: Record<string, unknown>): Record<string, Record<string, un
   return (mcp.servers ??= {}) as Record<string, Record<string, unknown>>;
 }
 
-export function createMcpHandlers(service: McpService, options: { configFile: string; onChange?: () => void }): McpHandlers {
+/** The secret-store item for a stdio server's secret env value (the name `@keyring:` accepts). */
+export function mcpEnvSecretItem(server: string, env: string): string {
+  return `mcp_${server.replace(/-/g, '_')}_${env}`;
+}
+
+export function createMcpHandlers(service: McpService, options: { configFile: string; onChange?: () => void; secrets?: () => { set?(name: string, value: string): void } }): McpHandlers {
   const state = (name: string) => {
     const found = service.supervisor.get(name);
     if (!found) throw unknownServer(name);
@@ -75,10 +80,28 @@ export function createMcpHandlers(service: McpService, options: { configFile: st
       if ((input.command === undefined) === (input.url === undefined)) {
         throw new FermixError({ code: 'invalid_input', message: 'Give either a command or a url for the MCP server.', hint: 'fermix mcp add NAME -- CMD ARGS…, or fermix mcp add NAME --url URL.' });
       }
+      const envEntries = Object.entries(input.env ?? {});
+      if (input.url !== undefined && envEntries.length > 0) {
+        throw new FermixError({ code: 'invalid_input', message: 'Environment variables apply to stdio servers (a command) only.', hint: 'Remove the env entries, or add the server with a command instead of a url.' });
+      }
+      if (envEntries.some(([, entry]) => entry.secret) && !options.secrets?.().set) {
+        throw new FermixError({ code: 'secret_store_unavailable', message: 'No secret store can take the secret env values here.', hint: 'Run `fermix doctor` to see the secret store row, then add the server again.' });
+      }
       updateConfig(options.configFile, (raw) => {
         const table = servers(raw);
         if (table[input.name]) throw new FermixError({ code: 'duplicate_name', message: `An MCP server named ${input.name} already exists.`, hint: `Remove it first with \`fermix mcp remove ${input.name}\`, or pick another name.` });
-        table[input.name] = input.command !== undefined ? { command: input.command, args: input.args } : { url: input.url };
+        if (input.command === undefined) {
+          table[input.name] = { url: input.url };
+          return;
+        }
+        // Secret values are stored before config.toml names them, so a reference never dangles.
+        const env = Object.fromEntries(envEntries.map(([key, entry]) => {
+          if (!entry.secret) return [key, entry.value];
+          const item = mcpEnvSecretItem(input.name, key);
+          options.secrets!().set!(item, entry.value);
+          return [key, `@keyring:${item}`];
+        }));
+        table[input.name] = { command: input.command, args: input.args, ...(envEntries.length > 0 ? { env } : {}) };
       });
       service.reload();
       return changed({ server: state(input.name) });
@@ -93,6 +116,20 @@ export function createMcpHandlers(service: McpService, options: { configFile: st
       if (!removed) throw unknownServer(input.name);
       service.reload();
       return changed({ removed, pins_forgotten: service.pins.forget(input.name) });
+    },
+    'mcp.set_tool_hidden': (input) => {
+      state(input.name);
+      updateConfig(options.configFile, (raw) => {
+        const table = servers(raw)[input.name];
+        if (!table) throw unknownServer(input.name);
+        const tools = (table.tools ??= {}) as Record<string, Record<string, unknown>>;
+        const override = (tools[input.tool] ??= {});
+        if (input.hidden) override.hidden_from_agent = true;
+        else delete override.hidden_from_agent;
+        if (Object.keys(override).length === 0) delete tools[input.tool];
+      });
+      service.reload();
+      return changed({ server: state(input.name) });
     },
     'mcp.logs': (input) => {
       state(input.name);

@@ -86,6 +86,7 @@ export function createPluginService(deps: PluginServiceDeps) {
           name: entry.name, display_name: entry.display_name, description: entry.description, category: entry.category,
           auth_type: entry.auth_type, auth_provider: entry.auth_provider, rails: entry.rails, latest: entry.latest, bundled: entry.bundled,
           versions: entry.versions.map((v) => v.version), installed: store.current(entry.name),
+          short_description: entry.short_description, developer_name: entry.developer_name, brand_color: entry.brand_color, logo: entry.logo, runtime_kind: entry.runtime_kind ?? null,
         })),
       };
     },

@@ -60,13 +60,22 @@ export const mcpMethods = {
   }),
   'mcp.add': defineMethod({
     description: 'Add a server to config.toml: a stdio command with args, or a Streamable HTTP url.',
-    input: z.object({ name, command: z.string().min(1).optional(), args: z.array(z.string()).default([]), url: z.url().optional() }).strict(),
+    input: z.object({
+      name, command: z.string().min(1).optional(), args: z.array(z.string()).default([]), url: z.url().optional(),
+      /** stdio only. A `secret` value goes to the secret store and config.toml keeps `@keyring:<item>`. */
+      env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.object({ value: z.string().min(1).max(8192), secret: z.boolean().default(false) }).strict()).default({}),
+    }).strict(),
     output: z.object({ server: mcpServerStateSchema }),
   }),
   'mcp.remove': defineMethod({
     description: 'Remove a server from config.toml, stop it and forget its pinned definitions.',
     input: z.object({ name }).strict(),
     output: z.object({ removed: z.boolean(), pins_forgotten: z.number().int() }),
+  }),
+  'mcp.set_tool_hidden': defineMethod({
+    description: 'Hide one tool of a server from the agent, or show it again ([mcp.servers.<s>.tools.<t>] hidden_from_agent).',
+    input: z.object({ name, tool: z.string().min(1).max(128), hidden: z.boolean() }).strict(),
+    output: z.object({ server: mcpServerStateSchema }),
   }),
   'mcp.logs': defineMethod({
     description: 'The last lines of one server\'s own log (its stderr and lifecycle).',

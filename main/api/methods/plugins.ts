@@ -27,7 +27,9 @@ export const pluginMethods = {
   'plugins.catalog': defineMethod({
     description: 'The plugins this build\'s signed catalog offers, with the installed version of each.',
     input: z.object({}).strict().default({}),
-    output: z.object({ trust_dev_key: z.boolean(), plugins: z.array(z.object({ name: z.string(), display_name: z.string(), description: z.string(), category: z.string(), auth_type: z.string(), auth_provider: z.string().nullable(), rails: z.array(z.string()), latest: z.string(), bundled: z.boolean(), versions: z.array(z.string()), installed: z.string().nullable() })) }),
+    output: z.object({ trust_dev_key: z.boolean(), plugins: z.array(z.object({ name: z.string(), display_name: z.string(), description: z.string(), category: z.string(), auth_type: z.string(), auth_provider: z.string().nullable(), rails: z.array(z.string()), latest: z.string(), bundled: z.boolean(), versions: z.array(z.string()), installed: z.string().nullable(),
+      // For the window's catalog cards (logo, developer, and the consent line, which depends on where the plugin runs).
+      short_description: z.string().optional(), developer_name: z.string().optional(), brand_color: z.string().nullable().optional(), logo: z.object({ mime: z.string(), data_base64: z.string() }).nullable().optional(), runtime_kind: z.enum(['local_stdio', 'remote_mcp']).nullable().optional() })) }),
   }),
   'plugins.status': defineMethod({
     description: 'Readiness of every known plugin (catalog, installed, enabled), re-derived now.',

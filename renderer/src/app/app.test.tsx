@@ -79,10 +79,11 @@ describe('the window', () => {
     expect(connectionStatus().textContent).toContain('Not authorized');
   });
 
-  it('names the Plugins screen honestly as arriving with the plugin system', async () => {
+  it('opens the Plugins place with its catalog and MCP servers tabs', async () => {
     await renderApp(inProcessDaemon({ authorized: true }).transport);
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Plugins' })));
-    expect(screen.getByText(/Plugin setup arrives with the plugin system/)).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Catalog' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('tab', { name: 'MCP servers' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Plugins' }).getAttribute('aria-current')).toBe('page');
   });
 });

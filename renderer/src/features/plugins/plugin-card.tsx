@@ -1,0 +1,145 @@
+import { useCallback, useId, useRef, useState } from 'react';
+import type { StoreApi } from 'zustand/vanilla';
+import { useStore } from 'zustand';
+import { ErrorNotice } from '../../app/error-notice.js';
+import { Icon } from '../../ui/icons.js';
+import { ApiKeyForm } from './api-key-form.js';
+import { ConfigForm } from './config-form.js';
+import { FixCommand } from './fix-command.js';
+import { InstallProgressBar } from './install-progress.js';
+import { PluginLogo } from './plugin-logo.js';
+import { consentLine, readinessOf } from './readiness.js';
+import { StatusBadge } from './status-badge.js';
+import type { CatalogEntry, PluginsState } from './store.js';
+
+/** What the window shows for a plugin: a catalog entry the person never installed reads "Not installed". */
+export function effectiveStatus(entry: CatalogEntry, status: string | undefined): string {
+  if (entry.installed === null && (status === undefined || status === 'disabled')) return 'not_installed';
+  return status ?? 'disabled';
+}
+
+const AUTH_WORDS: Record<string, string> = { api_key: 'API key', oauth2: 'OAuth sign-in', none: 'No sign-in' };
+
+/** One catalog card: who makes it, what it may send where, its readiness with the one fix, and its setup. */
+export function PluginCard({ entry, store }: { entry: CatalogEntry; store: StoreApi<PluginsState> }) {
+  const state = useStore(store, (s) => s.states[entry.name]);
+  const busy = useStore(store, (s) => s.busy[entry.name]);
+  const progress = useStore(store, (s) => s.progress[entry.name]);
+  const error = useStore(store, (s) => s.errors[entry.name]);
+  const verdict = useStore(store, (s) => s.verdicts[entry.name]);
+  const keys = useStore(store, (s) => s.config[entry.name]);
+  const actions = store.getState();
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const titleId = useId();
+  const panelRef = useRef<HTMLDivElement>(null);
+  const status = effectiveStatus(entry, state?.status);
+  const view = readinessOf(status);
+  const consent = consentLine(entry);
+  const installed = entry.installed !== null;
+  const enabled = state?.enabled ?? false;
+  const onLoadConfig = useCallback(() => void store.getState().loadConfig(entry.name), [store, entry.name]);
+
+  const openPanel = () => {
+    setOpen(true);
+    // After React shows the panel: the first field is where the fix is typed.
+    requestAnimationFrame(() => panelRef.current?.querySelector<HTMLElement>('input, select')?.focus());
+  };
+  const fix = () => {
+    switch (view.action) {
+      case 'install':
+      case 'reinstall':
+        return void actions.install(entry.name);
+      case 'enable':
+        return void actions.setEnabled(entry.name, true);
+      case 'recheck':
+        return void actions.recheck(entry.name);
+      case 'config':
+      case 'secret':
+      case 'command':
+        return openPanel();
+    }
+  };
+  const installing = busy === 'Installing…' || (busy === 'Enabling…' && !installed);
+
+  return (
+    <article className="card plugin-card" aria-labelledby={titleId} data-plugin={entry.name}>
+      <div className="plugin-card-head">
+        <PluginLogo name={entry.display_name} logo={entry.logo} color={entry.brand_color} />
+        <div className="plugin-card-title">
+          <h2 id={titleId}>{entry.display_name}</h2>
+          <p className="muted small">
+            {entry.developer_name ?? 'Fermix'} · {entry.category} · {AUTH_WORDS[entry.auth_type] ?? entry.auth_type} · {entry.rails.map((rail) => (rail === 'http' ? 'HTTP rail' : 'MCP rail')).join(', ')}
+          </p>
+        </div>
+        <StatusBadge status={status} />
+      </div>
+      <p className="plugin-description">{entry.description}</p>
+      <p className={`plugin-consent${consent.leaves ? ' leaves' : ''}${consent.hosted ? ' hosted' : ''}`}>
+        {consent.leaves && <Icon name="warning" size={14} />}
+        <span>{consent.text}</span>
+      </p>
+      {status !== 'ready' && status !== 'not_installed' && view.missing && (
+        <p className="small plugin-missing">
+          {view.missing}
+          {state?.detail && <> <span className="muted">({state.detail})</span></>}
+        </p>
+      )}
+      {status === 'ready' && state && state.tools.length > 0 && (
+        <p className="small muted plugin-tools">
+          {state.account && <>Connected as {state.account}. </>}
+          {state.tools.length} tools: {state.tools.join(', ')}
+        </p>
+      )}
+      {installing && <InstallProgressBar name={entry.display_name} progress={progress} />}
+      {error && <ErrorNotice error={error} onDismiss={() => store.setState((s) => ({ errors: Object.fromEntries(Object.entries(s.errors).filter(([key]) => key !== entry.name)) }))} />}
+      <div className="actions plugin-actions">
+        {view.fix && (
+          <button type="button" className="primary" onClick={fix} disabled={busy !== undefined} aria-label={`${view.fix} ${entry.display_name}`}>
+            {busy ?? view.fix}
+          </button>
+        )}
+        {installed && (
+          <button
+            type="button"
+            role="switch"
+            className="switch"
+            aria-checked={enabled}
+            aria-label={`${entry.display_name} enabled`}
+            disabled={busy !== undefined}
+            onClick={() => void actions.setEnabled(entry.name, !enabled)}
+          >
+            <span className="switch-track" aria-hidden="true"><span className="switch-thumb" /></span>
+            {enabled ? 'Enabled' : 'Disabled'}
+          </button>
+        )}
+        {installed && (
+          <button type="button" aria-expanded={open} aria-controls={panelId} onClick={() => (open ? setOpen(false) : openPanel())}>
+            {open ? 'Hide setup' : 'Setup'}
+          </button>
+        )}
+        {installed && <span className="muted small plugin-version">v{entry.installed}{entry.bundled ? ' · bundled' : ''}</span>}
+      </div>
+      {open && installed && (
+        <div className="plugin-panel" id={panelId} ref={panelRef}>
+          {view.action === 'command' && view.command && <FixCommand command={view.command(entry.name)} what={`${view.missing}`} />}
+          {entry.auth_type === 'api_key' && (
+            <ApiKeyForm
+              name={entry.name}
+              displayName={entry.display_name}
+              busy={busy !== undefined}
+              hasKey={status !== 'needs_secret' && enabled}
+              verdict={verdict}
+              onSubmit={(value) => actions.setSecret(entry.name, value)}
+              onClear={() => void actions.clearSecret(entry.name)}
+            />
+          )}
+          {entry.auth_type === 'oauth2' && view.action !== 'command' && (
+            <FixCommand command={`fermix plugins auth login ${entry.name}`} what={`${entry.display_name} signs in with OAuth (${entry.auth_provider ?? 'its provider'}).`} />
+          )}
+          <ConfigForm name={entry.name} keys={keys} busy={busy !== undefined} onLoad={onLoadConfig} onSave={(key, value) => actions.setConfig(entry.name, key, value)} />
+        </div>
+      )}
+    </article>
+  );
+}

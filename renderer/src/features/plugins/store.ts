@@ -1,0 +1,167 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { OutputOf } from '../../../../main/api/contract.js';
+import type { WireError } from '../../../../main/core/errors.js';
+import type { ApiClient } from '../../api/client.js';
+import { toWireError } from '../connection/store.js';
+
+export type CatalogEntry = OutputOf<'plugins.catalog'>['plugins'][number];
+export type PluginState = OutputOf<'plugins.status'>['plugins'][number];
+export type ConfigKey = OutputOf<'plugins.config'>['keys'][number];
+export type ComputerState = OutputOf<'computer.status'>;
+export type DoctorCheck = OutputOf<'system.doctor'>['checks'][number];
+export interface InstallProgress {
+  phase: 'download' | 'verify' | 'extract' | 'activate' | 'done';
+  bytes: number;
+  total: number;
+}
+/** The health check's verdict on the last key entered, per plugin: what the key form shows. */
+export interface KeyVerdict {
+  ok: boolean;
+  text: string;
+}
+
+export interface PluginsState {
+  catalog: CatalogEntry[];
+  states: Record<string, PluginState>;
+  trustDevKey: boolean;
+  loading: boolean;
+  loaded: boolean;
+  error: WireError | null;
+  /** Per plugin: the running install's phase, or the error of the last action. */
+  progress: Record<string, InstallProgress>;
+  busy: Record<string, string>;
+  errors: Record<string, WireError>;
+  verdicts: Record<string, KeyVerdict>;
+  config: Record<string, ConfigKey[]>;
+  computer: ComputerState | null;
+  /** Doctor's computer-use row: the native layer check (display, idle time, OS permissions). */
+  computerCheck: DoctorCheck | null;
+  load(): Promise<void>;
+  install(name: string): Promise<void>;
+  setEnabled(name: string, enabled: boolean): Promise<void>;
+  setSecret(name: string, value: string): Promise<boolean>;
+  clearSecret(name: string): Promise<void>;
+  loadConfig(name: string): Promise<void>;
+  setConfig(name: string, key: string, value: string): Promise<boolean>;
+  recheck(name: string): Promise<void>;
+  checkComputer(): Promise<void>;
+  applyProgress(payload: { plugin: string } & InstallProgress): void;
+}
+
+const omit = <T>(record: Record<string, T>, key: string): Record<string, T> => {
+  const next = { ...record };
+  delete next[key];
+  return next;
+};
+
+export function createPluginsStore(client: ApiClient): StoreApi<PluginsState> {
+  return createStore<PluginsState>()((set, get) => {
+    const refreshStates = async () => {
+      const { plugins } = await client.call('plugins.status');
+      set({ states: Object.fromEntries(plugins.map((state) => [state.name, state])) });
+    };
+    /** One action on one plugin: marks it busy, keeps its error on the card, and re-reads readiness. */
+    const act = async (name: string, label: string, run: () => Promise<unknown>): Promise<boolean> => {
+      set({ busy: { ...get().busy, [name]: label }, errors: omit(get().errors, name) });
+      try {
+        await run();
+        await refreshStates();
+        const catalog = await client.call('plugins.catalog');
+        set({ catalog: catalog.plugins });
+        return true;
+      } catch (error) {
+        set({ errors: { ...get().errors, [name]: toWireError(error) } });
+        await refreshStates().catch(() => {});
+        return false;
+      } finally {
+        set({ busy: omit(get().busy, name), progress: omit(get().progress, name) });
+      }
+    };
+    return {
+      catalog: [],
+      states: {},
+      trustDevKey: false,
+      loading: false,
+      loaded: false,
+      error: null,
+      progress: {},
+      busy: {},
+      errors: {},
+      verdicts: {},
+      config: {},
+      computer: null,
+      computerCheck: null,
+      async load() {
+        set({ loading: true });
+        try {
+          const [catalog, status, computer] = await Promise.all([client.call('plugins.catalog'), client.call('plugins.status'), client.call('computer.status')]);
+          set({
+            catalog: catalog.plugins,
+            trustDevKey: catalog.trust_dev_key,
+            states: Object.fromEntries(status.plugins.map((state) => [state.name, state])),
+            computer,
+            loading: false,
+            loaded: true,
+            error: null,
+          });
+        } catch (error) {
+          set({ loading: false, loaded: true, error: toWireError(error) });
+        }
+      },
+      install: async (name) => {
+        await act(name, 'Installing…', () => client.call('plugins.install', { name }));
+      },
+      setEnabled: async (name, enabled) => {
+        await act(name, enabled ? 'Enabling…' : 'Disabling…', () => client.call(enabled ? 'plugins.enable' : 'plugins.disable', { name }));
+      },
+      async setSecret(name, value) {
+        set({ verdicts: omit(get().verdicts, name) });
+        let verdict: KeyVerdict | null = null;
+        const ok = await act(name, 'Checking the key…', async () => {
+          const result = await client.call('plugins.set_secret', { name, value });
+          verdict = { ok: true, text: result.checked ? `Key accepted by the health check${result.account ? ` (signed in as ${result.account})` : ''} and stored in the secret store.` : 'Key stored in the secret store (this plugin declares no health check).' };
+        });
+        const error = get().errors[name];
+        // The rejection is the verdict: it goes beside the key field rather than on the card.
+        if (!ok && error) set({ errors: omit(get().errors, name), verdicts: { ...get().verdicts, [name]: { ok: false, text: error.message } } });
+        else if (verdict) set({ verdicts: { ...get().verdicts, [name]: verdict } });
+        return ok;
+      },
+      clearSecret: async (name) => {
+        await act(name, 'Removing the key…', () => client.call('plugins.clear_secret', { name }));
+        set({ verdicts: omit(get().verdicts, name) });
+      },
+      async loadConfig(name) {
+        try {
+          const { keys } = await client.call('plugins.config', { name });
+          set({ config: { ...get().config, [name]: keys } });
+        } catch (error) {
+          set({ errors: { ...get().errors, [name]: toWireError(error) } });
+        }
+      },
+      async setConfig(name, key, value) {
+        const ok = await act(name, 'Saving…', () => client.call('plugins.config_set', { name, key, value }));
+        if (ok) await get().loadConfig(name);
+        return ok;
+      },
+      recheck: async (name) => {
+        await act(name, 'Checking…', () => client.call('plugins.reload'));
+      },
+      async checkComputer() {
+        set({ busy: { ...get().busy, computer_use: 'Checking…' } });
+        try {
+          const [computer, doctor] = await Promise.all([client.call('computer.status'), client.call('system.doctor')]);
+          set({ computer, computerCheck: doctor.checks.find((check) => check.id === 'computer_use_permissions') ?? null, errors: omit(get().errors, 'computer_use') });
+        } catch (error) {
+          set({ errors: { ...get().errors, computer_use: toWireError(error) } });
+        } finally {
+          set({ busy: omit(get().busy, 'computer_use') });
+        }
+      },
+      applyProgress(payload) {
+        if (!get().busy[payload.plugin]) return;
+        set({ progress: { ...get().progress, [payload.plugin]: { phase: payload.phase, bytes: payload.bytes, total: payload.total } } });
+      },
+    };
+  });
+}
