@@ -14,7 +14,7 @@
 import { FermixError } from '../core/errors.js';
 import { judgeText, type Decision } from './hardline/judge.js';
 import { SUBST, VAR } from './hardline/model.js';
-import { loadShellParser, shellParserError, shellParserReady } from './hardline/parser.js';
+import { cpuMs, loadShellParser, shellParserError, shellParserReady } from './hardline/parser.js';
 import { HARDLINE_RULES, MAX_NESTING, RULE_DESCRIPTIONS, type HardlineRule } from './hardline/rule-names.js';
 import type { TargetContext } from './hardline/targets.js';
 
@@ -24,7 +24,7 @@ export { isCatastrophicTarget } from './hardline/targets.js';
 
 /** The runner's limit (reference: commands are at most 128 KiB); over it nothing is parsed. */
 export const MAX_COMMAND_BYTES = 128 * 1024;
-/** Ceiling for one decision; past it the remaining texts are read by the linear reader alone. */
+/** CPU-time ceiling for one decision's parsing; past it the remaining texts are read by the linear reader alone. */
 const DECISION_BUDGET_MS = 40;
 
 export type HardlineContext = TargetContext;
@@ -56,11 +56,12 @@ export function findHardline(command: string, context: HardlineContext): Hardlin
   return explainHardline(command, context).hit;
 }
 
-export function explainHardline(command: string, context: HardlineContext): HardlineReport {
+/** `parser: false` reads with the linear reader alone (tests: it must hold on its own). */
+export function explainHardline(command: string, context: HardlineContext, options: { parser?: boolean } = {}): HardlineReport {
   if (command.length > MAX_COMMAND_BYTES || Buffer.byteLength(command, 'utf8') > MAX_COMMAND_BYTES) {
     return { hit: hit('too_long', command.slice(0, 120)), readers: [] };
   }
-  const decision: Decision = { deadline: performance.now() + DECISION_BUDGET_MS, readers: new Set() };
+  const decision: Decision = { deadline: cpuMs() + (options.parser === false ? -1 : DECISION_BUDGET_MS), readers: new Set() };
   const found = judgeText(command, { ...context, isProtected: memoProtected(context.isProtected) }, 0, decision);
   return { hit: found === undefined ? undefined : hit(found.rule, found.excerpt), readers: [...decision.readers] };
 }

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findHardline, HARDLINE_RULES, hardlineParserStatus, loadHardline, type HardlineContext } from '../../main/sandbox/hardline.js';
+import { explainHardline, findHardline, HARDLINE_RULES, hardlineParserStatus, loadHardline, type HardlineContext } from '../../main/sandbox/hardline.js';
 import { createProtectedMatcher } from '../../main/sandbox/protected-paths.js';
 
 const DIR = path.join(import.meta.dirname, 'hardline-corpus');
@@ -68,5 +68,16 @@ describe('hardline corpus', () => {
     const tried = refuse.length + allow.length;
     console.log(`Hardline corpus: ${tried} tried / ${refused} refused / ${wronglyRefused.length} wrongly refused / ${wronglyAllowed.length} wrongly allowed / ${wrongRule.length} refused under another rule`);
     expect({ wronglyAllowed, wrongRule, wronglyRefused }).toEqual({ wronglyAllowed: [], wrongRule: [], wronglyRefused: [] });
+  });
+
+  it('holds with the linear reader alone (what decides when the parser is unavailable or out of budget)', () => {
+    const misses: string[] = [];
+    for (const { rule, command } of refuseCases()) {
+      const report = explainHardline(command, corpusContext, { parser: false });
+      expect(report.readers).not.toContain('tree');
+      if (report.hit?.rule !== rule) misses.push(`${command}  (expected ${rule}, got ${report.hit?.rule ?? 'allowed'})`);
+    }
+    const falsePositives = corpusLines('allow.txt').filter((command) => explainHardline(command, corpusContext, { parser: false }).hit !== undefined);
+    expect({ misses, falsePositives }).toEqual({ misses: [], falsePositives: [] });
   });
 });

@@ -65,6 +65,15 @@ export function conservativeScript(st: Structure, env: WordEnv): Script {
     let stages: Cmd[] = [];
     let pendingRedirect: string | undefined;
     let commandStart = start;
+    /** Where each open `{` group's pipelines start. */
+    const groups: number[] = [];
+    /** The group or subshell that just closed, as a pipeline stage (for `{ …; } | sh`). */
+    let groupOutput: Cmd | undefined;
+    const outputStage = (from: number): Cmd => {
+      let fetched = false;
+      for (let k = from; k < script.pipelines.length && !fetched; k += 1) if (script.pipelines[k].stages.some((c) => isFetcherCommand(c.words) || c.opaqueOutputFetched === true)) fetched = true;
+      return { words: [], redirects: NONE_REDIRECTS, feeds: NONE_FEEDS, excerpt: text.slice(commandStart, Math.min(i, commandStart + 200)), opaqueOutputFetched: fetched };
+    };
     let sawFunctionParens = false;
 
     const addWord = (word: Word) => {
@@ -80,6 +89,13 @@ export function conservativeScript(st: Structure, env: WordEnv): Script {
         return;
       }
       if (words.length === 0 && keyword(word.text)) return;
+      if (sawFunctionParens && words.length === 1 && word.text === '{') {
+        // `function NAME {`: the definition ends at its body's brace.
+        endCommand(false);
+        endPipeline();
+        keyword('{');
+        return;
+      }
       words.push(word);
     };
     const keyword = (w: string): boolean => {
@@ -87,7 +103,7 @@ export function conservativeScript(st: Structure, env: WordEnv): Script {
       const top = loops[loops.length - 1];
       if (w === 'while' || w === 'until' || w === 'for' || w === 'select') {
         const loop: Loop = { infinite: false, spawns: false, waits: false, excerpt: text.slice(commandStart, commandStart + 200) };
-        if (w === 'for') loop.infinite = /^\s*\(\(\s*;\s*;\s*\)\)/.test(text.slice(i, i + 40));
+        if (w === 'for') loop.infinite = /^for\s*\(\(\s*;\s*;\s*\)\)/.test(text.slice(i, i + 40));
         loops.push({ loop, phase: w === 'for' || w === 'select' ? 'body' : 'cond', until: w === 'until', condition: [], braceDepth });
       } else if (w === 'do' && top !== undefined && top.phase === 'cond') {
         const cond = top.condition.join(' ');
@@ -96,9 +112,13 @@ export function conservativeScript(st: Structure, env: WordEnv): Script {
       } else if (w === 'done' && top !== undefined) {
         loops.pop();
         script.loops.push(top.loop);
-      } else if (w === '{') braceDepth += 1;
-      else if (w === '}') {
+      } else if (w === '{') {
+        braceDepth += 1;
+        groups.push(script.pipelines.length);
+      } else if (w === '}') {
         braceDepth -= 1;
+        const from = groups.pop();
+        if (from !== undefined) groupOutput = outputStage(from);
         const fn = fns[fns.length - 1];
         if (fn !== undefined && braceDepth < fn.braceDepth) {
           fns.pop();
@@ -209,16 +229,25 @@ export function conservativeScript(st: Structure, env: WordEnv): Script {
         i += 2;
         commandStart = i;
       } else if (c === '|') {
+        // `{ …; } | sh`, `( … ) | sh`: the group is the stage that writes to the pipe.
+        if (groupOutput !== undefined && words.length === 0 && redirects.length === 0) stages.push(groupOutput);
+        groupOutput = undefined;
         endCommand(false, true);
         i += next === '&' ? 2 : 1;
         commandStart = i;
       } else if (c === '(' && words.length > 0 && next === ')') {
-        sawFunctionParens = true; // NAME() { … }
+        // NAME() { … }: the definition ends here; the body's `{` opens a fresh command.
+        sawFunctionParens = true;
+        endCommand(false);
+        endPipeline();
         i += 2;
+        commandStart = i;
       } else if (c === '(') {
         const shut = closeOf(close, i, end);
         endCommand(false);
+        const from = script.pipelines.length;
         nested(i + 1, shut);
+        groupOutput = outputStage(from);
         i = shut + 1;
         commandStart = i;
       } else if (c === ')') {

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { judgeCode } from './code-rules.js';
 import { conservativeScript, withoutQuotes } from './fallback.js';
 import { isLiteral, literalWord, type Cmd, type Feed, type Script, type Word } from './model.js';
-import { parseShell, PARSE_BUDGET_MS, shellParserReady } from './parser.js';
+import { cpuMs, parseShell, PARSE_BUDGET_MS, shellParserReady } from './parser.js';
 import { inlineCode, interpreterName, isFetcherCommand, isShell, readsProgramFromStdin } from './programs.js';
 import { MAX_NESTING, type HardlineRule } from './rule-names.js';
 import { isBlockDevice, isPlainCommand, isRuleName, judgeRedirect, judgeWords, listsEveryProcess, literalOutputWords, matchesEverything } from './rules.js';
@@ -31,6 +31,7 @@ export interface Found {
 }
 
 export interface Decision {
+  /** CPU-time deadline (parser.ts cpuMs) past which no more text goes to the parser. */
   deadline: number;
   /** Verdicts of commands already judged in this decision, by working directory and text. */
   seen?: Map<string, Map<string, Found | null>>;
@@ -68,7 +69,7 @@ function readAndJudge(text: string, context: JudgeContext, depth: number, decisi
   const scripts: Script[] = [];
   const fitsTree = st.tokens <= TREE_LIMITS.tokens && st.depth <= TREE_LIMITS.depth && st.pipes <= TREE_LIMITS.pipes;
   if (fitsTree && shellParserReady()) {
-    const remaining = decision.deadline - performance.now();
+    const remaining = decision.deadline - cpuMs();
     if (remaining > 1) {
       const outcome = parseShell(st.text, Math.min(PARSE_BUDGET_MS, remaining));
       if ('tree' in outcome) {

@@ -17,8 +17,17 @@ import type { Node as TsNode, Parser as TsParser, Tree } from 'web-tree-sitter';
 export type SyntaxNode = TsNode;
 export type { Tree };
 
-/** Wall-clock budget for one parse; past it the parse is cancelled and the linear scan decides. */
+/**
+ * CPU-time budget for one parse; past it the parse is cancelled and the linear scan decides. CPU
+ * time, not wall-clock time: a busy machine that descheduled the daemon must not change the verdict.
+ */
 export const PARSE_BUDGET_MS = 25;
+
+/** CPU time this process has used, in milliseconds. */
+export function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
 
 let parser: TsParser | undefined;
 let loading: Promise<void> | undefined;
@@ -61,12 +70,12 @@ export type ParseOutcome = { tree: Tree } | { failed: 'not_loaded' | 'budget' | 
 /** Parses synchronously. The caller must `delete()` the tree. */
 export function parseShell(source: string, budgetMs = PARSE_BUDGET_MS): ParseOutcome {
   if (parser === undefined) return { failed: 'not_loaded' };
-  const deadline = performance.now() + budgetMs;
+  const deadline = cpuMs() + budgetMs;
   let overBudget = false;
   try {
     const tree = parser.parse(source, null, {
       progressCallback: () => {
-        overBudget = performance.now() > deadline;
+        overBudget = cpuMs() > deadline;
         return overBudget;
       },
     });
