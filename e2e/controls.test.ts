@@ -1,7 +1,8 @@
 // Controls in Chromium against a real daemon: computer use's pause state is always visible (status bar and
 // the conversation's controls, live through computer.state events), /pause and /resume and the Pause button
 // switch the daemon's one switch, a daemon with computer use off shows no control (and /pause says why), the toolbar's
-// Stop ends a running turn, and Pause / Resume hold and release the running turn itself.
+// Stop ends a running turn, and Pause / Resume hold and release the running turn itself: one banner where the turn
+// is held, cleared with the state; a pause of a plain answer says it waits for the step.
 // Screenshots: e2e/artifacts/controls-*.png.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../test/fixtures/model-server/index.js';
@@ -100,18 +101,61 @@ describe('pausing the running turn', () => {
     const [newest] = (await apiCall(app.daemon, 'conversations.list')).body.result.conversations;
     const turns = (await apiCall(app.daemon, 'chat.turns', { conversation_id: newest.id })).body.result.turns;
     expect(turns.at(-1)).toMatchObject({ status: 'running', hold: 'paused' });
+    // One banner in the thread, where the turn is held (after the reply it finished), with Resume.
+    const banner = page.getByRole('region', { name: 'Turn paused' });
+    await banner.waitFor();
+    const replyBox = await page.getByRole('article', { name: 'Fermix' }).last().boundingBox();
+    expect((await banner.boundingBox())!.y).toBeGreaterThan(replyBox!.y);
+    expect(await page.getByRole('region', { name: /^Turn pa/ }).count()).toBe(1);
     await saveScreenshot(page, 'controls-turn-paused');
 
-    await sendMessage(page, '/resume turn');
-    await page.getByRole('status').filter({ hasText: 'Turn resumed.' }).waitFor({ timeout: 10_000 });
+    await banner.getByRole('button', { name: 'Resume' }).click();
     await page.getByText('content_search finds text in files under your roots.').waitFor({ timeout: 15_000 });
     await toolbar.getByText('Idle').waitFor({ timeout: 10_000 });
+    expect(await page.getByRole('region', { name: /^Turn pa/ }).count()).toBe(0);
     expect(completions()).toBe(whilePaused + 1);
 
     // With nothing running, the command says so instead of pretending.
     await sendMessage(page, '/pause turn');
     await page.getByRole('status').filter({ hasText: 'Nothing is running in this conversation to pause.' }).waitFor();
     await saveScreenshot(page, 'controls-turn-resumed');
+    expect(app.errors).toEqual([]);
+  });
+});
+
+describe('pausing a plain streamed answer', () => {
+  let app: AppSession;
+  beforeAll(async () => {
+    app = await startAppSession({ config: providerConfig(server.baseUrlOpenAI), viewport: { width: 800, height: 600 }, colorScheme: 'dark' });
+  });
+  afterAll(() => app?.close());
+
+  it('says the pause waits for the step, clears state and banner together when the answer ends, and keeps notices in stream order', { timeout: 60_000 }, async () => {
+    const { page } = app;
+    const toolbar = page.getByRole('toolbar', { name: 'Controls' });
+    server.setScript([{ text: Array.from({ length: 24 }, (_, index) => `w${index}`).join(' '), chunks: 24, delayMs: 150 }]);
+    await sendMessage(page, '/new Plain pause');
+    await page.getByRole('heading', { name: 'Plain pause', level: 1 }).waitFor();
+    await sendMessage(page, 'talk a while');
+    await page.locator('article.message-assistant[aria-busy="true"]').getByText(/w2/).waitFor({ timeout: 15_000 });
+    await sendMessage(page, '/pause turn');
+    // A plain answer is one step: the banner says so instead of promising a hold that never comes.
+    const banner = page.getByRole('region', { name: 'Turn pausing' });
+    await banner.getByText(/If this answer is its last step, the turn simply ends/).waitFor({ timeout: 5_000 });
+    // A notice said mid-stream sits where it was said: the text streamed after it comes below it.
+    await sendMessage(page, '/help');
+    const help = page.getByRole('status').filter({ hasText: '/confirm TOKEN' });
+    await help.waitFor();
+    await saveScreenshot(page, 'controls-plain-pausing-800x600-dark');
+    await toolbar.getByText('Idle').waitFor({ timeout: 20_000 });
+    const answers = page.getByRole('article', { name: 'Fermix' });
+    await expect.poll(() => answers.last().innerText()).toContain('w23');
+    expect((await answers.last().boundingBox())!.y).toBeGreaterThan((await help.boundingBox())!.y);
+    expect(await answers.first().innerText()).not.toContain('w23');
+    // Idle, and nothing still says the turn waits to be resumed.
+    expect(await page.getByRole('region', { name: /^Turn pa/ }).count()).toBe(0);
+    expect(await page.getByText(/waits for \/resume turn/).count()).toBe(0);
+    await saveScreenshot(page, 'controls-plain-paused-ended-800x600-dark');
     expect(app.errors).toEqual([]);
   });
 });

@@ -23,6 +23,7 @@ import type { PluginStatus, SkillSummary } from './runtime-prompt.js';
 import { createTurnHold, type HoldState, type TurnHold } from './turn-hold.js';
 import { createTurnQueue } from './turn-queue.js';
 import { checkSendAttachments } from './send-attachments.js';
+import { forkBeforeTurn } from './fork-conversation.js';
 import { createAttachmentStore, toRef } from '../store/attachments.js';
 import { createCompactionStore, type CompactionRow } from '../store/compactions.js';
 import { MAX_RECOMPRESSIONS, createCompactor, overheadTokens } from './compaction/compactor.js';
@@ -111,6 +112,9 @@ interface ActiveTurn {
   emitter?: TurnEmitter;
   currentCall: string | null;
   approvalId: string | null;
+  /** When the current call's approval was asked for, and how long the call has waited on people so far. */
+  parkedAt: number | null;
+  waitedMs: number;
 }
 
 const quietLogger: AgentLogger = { info: () => {}, warn: () => {}, error: () => {} };
@@ -165,11 +169,14 @@ export function createAgentService(deps: AgentServiceDeps) {
     if (!active) return;
     if (event.type === 'requested' && active.currentCall) {
       active.approvalId = event.approval.id;
+      active.parkedAt = Date.now();
       store.park({ turn_id: active.turnId, call_id: active.currentCall, approval_id: event.approval.id, capability: event.approval.capability, reason: event.approval.reason, card: event.approval });
       active.emitter?.emit('chat.parked', { turn_id: active.turnId, call_id: active.currentCall, approval_id: event.approval.id, capability: event.approval.capability, reason: event.approval.reason, card: event.approval });
     } else if (event.approval.id === active.approvalId && !shuttingDown) {
       // Answered, or cancelled by /stop: either way the turn is no longer waiting.
       active.approvalId = null;
+      if (active.parkedAt !== null) active.waitedMs += Date.now() - active.parkedAt;
+      active.parkedAt = null;
       store.unpark(active.turnId);
       if (event.type === 'answered') active.emitter?.emit('chat.resumed', { turn_id: active.turnId, approval_id: event.approval.id, answer: event.answer });
     }
@@ -231,7 +238,7 @@ export function createAgentService(deps: AgentServiceDeps) {
     const turn = store.getTurn(turnId);
     const conversationId = turn.conversation_id;
     const emitter = createTurnEmitter(deps.events, conversationId, turnId, (error) => logger.error('chat event rejected', { error: String(error) }));
-    const active: ActiveTurn = { turnId, controller: entry.controller, emitter, currentCall: null, approvalId: null };
+    const active: ActiveTurn = { turnId, controller: entry.controller, emitter, currentCall: null, approvalId: null, parkedAt: null, waitedMs: 0 };
     running.set(conversationId, active);
     let outcome: TurnOutcome;
     try {
@@ -286,7 +293,12 @@ export function createAgentService(deps: AgentServiceDeps) {
             maxRecompressions: MAX_RECOMPRESSIONS,
           },
           setCurrentCall: (callId) => {
+            // Cleared after a call: hand back its approval wait (tool-dispatch.ts subtracts it), start afresh.
+            const waited = active.waitedMs;
             active.currentCall = callId;
+            active.waitedMs = 0;
+            active.parkedAt = null;
+            return callId === null ? waited : undefined;
           },
           onHistoryRepair: (message) => {
             logger.warn('history repaired before a model request', { turn_id: turnId, repair: message });
@@ -393,6 +405,12 @@ export function createAgentService(deps: AgentServiceDeps) {
       const done = schedule(turn, false);
       createTurnEmitter(deps.events, conversationId, turn.id, () => {}).emit('chat.turn_queued', { turn_id: turn.id, conversation_id: conversationId, position });
       return { conversation_id: conversationId, turn_id: turn.id, position, done };
+    },
+    /** chat.fork: the messages before a finished turn in a new conversation, then the turn sent again there. */
+    fork(input: { conversation_id: string; turn_id: string; message?: string; trust?: TurnOptions['trust'] }) {
+      const forked = forkBeforeTurn(deps.db, store, input);
+      const sent = this.send({ message: forked.message, conversation_id: forked.conversation_id, trust: input.trust, origin: 'chat' });
+      return { ...sent, title: forked.title };
     },
     /** `/stop`: the running turn (and its tool) and every turn queued behind it. */
     stop(conversationId: string): number {

@@ -6,7 +6,7 @@ import type { CallContext, Handlers } from '../api/dispatcher.js';
 import type { AgentService } from './agent-service.js';
 import type { EventSink } from './loop/turn-events.js';
 
-export type ChatMethodName = 'chat.send' | 'chat.stop' | 'chat.pause' | 'chat.resume' | 'chat.turn' | 'chat.turns' | 'chat.compact' | 'providers.list' | 'providers.models';
+export type ChatMethodName = 'chat.send' | 'chat.fork' | 'chat.stop' | 'chat.pause' | 'chat.resume' | 'chat.turn' | 'chat.turns' | 'chat.compact' | 'providers.list' | 'providers.models';
 
 export function createChatHandlers(agent: AgentService, options: { events: EventSink }): Pick<Handlers, ChatMethodName> {
   const latestSeq = (stream: string) => options.events.replay?.(stream, Number.MAX_SAFE_INTEGER).latest_seq ?? 0;
@@ -27,6 +27,10 @@ export function createChatHandlers(agent: AgentService, options: { events: Event
       });
       const turn = input.wait ? await queued.done : null;
       return { conversation_id: queued.conversation_id, turn_id: queued.turn_id, position: queued.position, events_after_seq: after, turn };
+    },
+    'chat.fork': (input, context: CallContext) => {
+      const forked = agent.fork({ conversation_id: input.conversation_id, turn_id: input.turn_id, message: input.message, trust: context.trust });
+      return { conversation_id: forked.conversation_id, turn_id: forked.turn_id, title: forked.title };
     },
     'chat.stop': (input) => ({ stopped: agent.stop(input.conversation_id) }),
     'chat.pause': (input) => agent.pauseTurn(input.conversation_id),

@@ -43,7 +43,7 @@ export interface RunTurnInput {
   prepare(): PreparedRequest;
   retry: RetryPolicy;
   maxIterations: number;
-  setCurrentCall(callId: string | null): void;
+  setCurrentCall(callId: string | null): number | void;
   onHistoryRepair(message: string): void;
   /** The run's role (Voss): it narrows what the invoke boundary allows, as it narrowed what was offered. */
   role?: Role | null;

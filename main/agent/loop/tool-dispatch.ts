@@ -27,8 +27,12 @@ export interface DispatchContext {
   detector: ReturnType<typeof createLoopDetector>;
   emitter: TurnEmitter;
   signal: AbortSignal;
-  /** Which call is running, so an approval request can be tied to it (parking). */
-  setCurrentCall(callId: string | null): void;
+  /**
+   * Which call is running, so an approval request can be tied to it (parking). Cleared with null, it may
+   * return the milliseconds the call spent waiting for a person's approval: the tool's duration counts
+   * execution only (the audit's run time), never the wait.
+   */
+  setCurrentCall(callId: string | null): number | void;
 }
 
 const PREVIEW = 2_000;
@@ -62,6 +66,7 @@ export async function dispatchCall(ctx: DispatchContext, call: ModelToolCall): P
   let errorCode: string | null = null;
   let images: ToolResult['images'];
   let endsTurn = false;
+  let waitedMs = 0;
   try {
     const result = await ctx.invoker.execute(call.name, call.args, ctx.invokeContext);
     text = result.text;
@@ -77,13 +82,13 @@ export async function dispatchCall(ctx: DispatchContext, call: ModelToolCall): P
     text = fermix ? formatErrorForModel(fermix.toWire()) : `Error [tool_failed]: ${real.name} failed.`;
     isError = true;
   } finally {
-    ctx.setCurrentCall(null);
+    waitedMs = ctx.setCurrentCall(null) ?? 0;
   }
   if (verdict.action === 'warn') {
     text += loopWarning(real.name, verdict.count);
     ctx.emitter.emit('chat.warning', { turn_id: ctx.turnId, code: 'loop_warning', message: `${real.name} was called ${verdict.count} times with the same arguments.` });
   }
-  const duration = Date.now() - started;
+  const duration = Math.max(0, Date.now() - started - waitedMs);
   // The result message and the call's row are one step: one commit.
   ctx.store.step(() => {
     ctx.store.appendMessage(ctx.conversationId, ctx.turnId, resultMessage(call, text, isError, images));

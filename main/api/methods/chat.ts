@@ -86,6 +86,16 @@ export const chatMethods = {
       turn: turnSummarySchema.nullable(),
     }),
   }),
+  'chat.fork': defineMethod({
+    description: 'Edit-and-resend and regenerate: a new conversation with every message before the given (finished) turn, then that turn sent again there — with `message` when edited, else its own words. The original conversation stays as it was.',
+    input: z.object({
+      conversation_id: conversationId,
+      turn_id: z.string().min(1),
+      /** The edited message; absent: the turn's own message again (regenerate). */
+      message: z.string().trim().min(1).max(100_000).optional(),
+    }).strict(),
+    output: z.object({ conversation_id: z.string(), turn_id: z.string(), title: z.string() }),
+  }),
   'chat.stop': defineMethod({
     description: '/stop: cancel the running turn of a conversation (aborting its running tool) and the turns queued behind it.',
     input: z.object({ conversation_id: conversationId }).strict(),

@@ -75,12 +75,12 @@ describe('the chat', () => {
     expect((screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toBe('');
   });
 
-  it('shows an approval card with the rule "always" stores, and answers it', async () => {
+  it('shows one card per call: the tool card is the approval, in plain words, answered with A, then one line', async () => {
     const daemon = await openWindow((get) => ({
       ...scriptedSend((d, conversation, turn) => {
-        d.emit(conversation, 'chat.tool_call', { turn_id: turn, call_id: 'c1', name: 'shell', requested_name: 'shell', args: { command: 'rm -rf build' } });
+        d.emit(conversation, 'chat.tool_call', { turn_id: turn, call_id: 'c1', name: 'shell', requested_name: 'shell', args: { command: 'git status --short' } });
         d.emit(conversation, 'approval.requested', { id: 'A1', capability: 'shell', summary: 'shell can change things' });
-        d.emit(conversation, 'chat.parked', { turn_id: turn, call_id: 'c1', approval_id: 'A1', capability: 'shell', reason: 'shell can change things', card: { id: 'A1', capability: 'shell', args: { command: 'rm -rf build' }, reason: 'shell can change things', always_covers: { permission: 'shell', pattern: 'rm *', action: 'allow', source: 'always-answer' } } });
+        d.emit(conversation, 'chat.parked', { turn_id: turn, call_id: 'c1', approval_id: 'A1', capability: 'shell', reason: 'shell can change things', card: { id: 'A1', capability: 'shell', args: { command: 'git status --short' }, reason: 'shell can change things', always_covers: { permission: 'shell', pattern: 'git status *', action: 'allow', source: 'always-answer' } } });
       })(get),
       'approvals.answer': (input) => {
         const conversation = get().rows[0].id;
@@ -88,16 +88,24 @@ describe('the chat', () => {
         return { ok: true as const };
       },
     }));
-    await type('clean up');
-    const card = await screen.findByRole('group', { name: 'Approval needed: shell' });
-    expect(card.textContent).toContain('permission = "shell", pattern = "rm *", action = "allow"');
-    expect(screen.getAllByRole('status').some((element) => element.textContent === 'Waiting for approval')).toBe(true);
+    await type('what changed?');
+    const card = await screen.findByRole('group', { name: 'Approval needed: Run a command' });
+    // One card: no second "tool call" card for the same call while it waits.
+    expect(screen.queryAllByRole('region', { name: /^Tool call shell/ })).toHaveLength(0);
+    expect(card.textContent).toContain('git status --short');
+    expect(card.textContent).toContain('Always allow covers git status with any arguments');
+    expect(card.textContent).not.toContain('permission =');
+    await waitFor(() => expect(document.activeElement?.closest('.approval-card')).toBe(card));
+    // The visible words are the buttons' names (no hidden label that differs from what is shown).
+    expect(within(card).getByRole('button', { name: 'Allow once' })).toBeTruthy();
     await act(async () => {
-      fireEvent.click(within(card).getByRole('button', { name: 'Always allow shell' }));
+      fireEvent.keyDown(document.activeElement!, { key: 'a' });
       await later();
     });
     expect(daemon.calls.find((call) => call.method === 'approvals.answer')?.input).toEqual({ id: 'A1', answer: 'always' });
-    await waitFor(() => expect(card.textContent).toContain('Always allowed: the rule below is saved in config.toml.'));
+    const line = await screen.findByRole('region', { name: /^Tool call shell/ });
+    await waitFor(() => expect(line.textContent).toContain('Always allowed (rule saved in config.toml)'));
+    expect(screen.queryByRole('group', { name: /^Approval needed/ })).toBeNull();
   });
 
   it('shows a folder request, approves it with /confirm TOKEN, and stops with Escape', async () => {

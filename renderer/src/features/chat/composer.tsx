@@ -4,6 +4,7 @@ import { AttachButton } from './attachments/attach-button.js';
 import { PendingFiles } from './attachments/pending-files.js';
 import { useFileDrop } from './attachments/use-file-drop.js';
 import { VoiceButton } from '../voice/voice-button.js';
+import { ModelPicker } from './composer/model-picker.js';
 import { SLASH_COMMANDS } from './slash-commands.js';
 import { activeTurn } from './thread/thread-types.js';
 
@@ -16,6 +17,7 @@ export function Composer({ conversationId, disabled, onOpenSettings }: { convers
   const stop = useThread((state) => state.stop);
   const sending = useThread((state) => state.sending);
   const running = useThread((state) => activeTurn(state.thread) !== null);
+  const waitingApproval = useThread((state) => activeTurn(state.thread)?.status === 'parked');
   const [text, setText] = useState('');
   const pendingFiles = useAttachments((state) => state.pending.length);
   const addFiles = useAttachments((state) => state.add);
@@ -87,7 +89,7 @@ export function Composer({ conversationId, disabled, onOpenSettings }: { convers
           onChange={(event) => setText(event.target.value)}
           onKeyDown={onKeyDown}
           onPaste={drop.onPaste}
-          placeholder={disabled ? 'Choose a model first' : conversationId ? 'Message Fermix' : 'Message Fermix to start a new conversation'}
+          placeholder={disabled ? 'Choose a model first' : waitingApproval ? 'An approval is waiting — a message now is queued behind it' : conversationId ? 'Message Fermix' : 'Message Fermix to start a new conversation'}
           aria-label="Message"
           aria-describedby={hintId}
           disabled={disabled}
@@ -112,9 +114,12 @@ export function Composer({ conversationId, disabled, onOpenSettings }: { convers
           Send
         </button>
       </div>
-      <p id={hintId} className="composer-hint muted small">
-        Enter sends · Shift+Enter new line · Esc stops · / for commands · drop or paste files to attach
-      </p>
+      <div className="composer-footer">
+        <ModelPicker disabled={disabled} />
+        <p id={hintId} className="composer-hint muted small">
+          Enter sends · Shift+Enter new line · Esc stops · / for commands · drop or paste files to attach
+        </p>
+      </div>
     </form>
   );
 }

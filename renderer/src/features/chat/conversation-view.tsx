@@ -8,6 +8,8 @@ import { Composer } from './composer.js';
 import { EmptyState } from './empty-state.js';
 import { ThreadView } from './thread-view.js';
 
+const EMPTY: never[] = [];
+
 export function ConversationView({ listHidden = false, onShowList }: { listHidden?: boolean; onShowList?: () => void }) {
   const selectedId = useChat((state) => state.selectedId);
   const title = useChat((state) => state.conversations.find((each) => each.id === state.selectedId)?.title);
@@ -19,11 +21,11 @@ export function ConversationView({ listHidden = false, onShowList }: { listHidde
   const noProvider = useProviders((state) => state.loaded && state.providers.length === 0);
   const navigate = useNavigate();
   const notices = useThread((state) => state.notices);
-  const items = thread && thread.conversationId === selectedId ? thread.items : selectedId ? [] : notices;
+  const items = thread && thread.conversationId === selectedId ? thread.items : selectedId ? EMPTY : notices;
 
   let body;
   if (items.length > 0) {
-    body = <ThreadView items={items} conversationId={selectedId ?? 'none'} />;
+    body = <ThreadView items={items} thread={thread && thread.conversationId === selectedId ? thread : null} conversationId={selectedId ?? 'none'} />;
   } else if (noProvider) {
     body = <div className="conversation-scroll"><SetupCard /></div>;
   } else if (loading) {

@@ -45,6 +45,12 @@ export interface ThreadState {
   pauseTurn(): Promise<void>;
   resumeTurn(): Promise<void>;
   answerApproval(approvalId: string, answer: 'once' | 'always' | 'deny'): Promise<void>;
+  /** A message whose send failed, sent again (its row is replaced by the new attempt). */
+  retrySend(key: string): Promise<void>;
+  /** Edit-and-resend (with `message`) or regenerate (without): chat.fork; resolves to the new conversation's id. */
+  fork(turnId: string, message?: string): Promise<string | undefined>;
+  /** After a stop: asks the model to go on where it stopped, as a new message. */
+  continueTurn(): Promise<void>;
   answerDirectory(token: string, decision: 'confirm' | 'deny'): Promise<void>;
 }
 
@@ -75,8 +81,11 @@ export function createThreadStore(deps: ThreadDeps): StoreApi<ThreadState> {
     };
     const mapItems = (change: (item: ThreadItem) => ThreadItem) => update((thread) => ({ ...thread, items: thread.items.map(change) }));
     const notice = (text: string, error: WireError | null = null) => {
-      const item: ThreadItem = { kind: 'notice', key: `n:${++localCounter}`, text, error };
-      if (get().thread) update((thread) => ({ ...thread, items: [...thread.items, item] }));
+      const thread = get().thread;
+      const turnId = thread ? (activeTurn(thread)?.turnId ?? null) : null;
+      const item: ThreadItem = { kind: 'notice', key: `n:${++localCounter}`, text, error, turnId };
+      // Text streamed after the notice starts below it: the streaming row is closed here.
+      if (thread) update((current) => ({ ...current, items: [...current.items.map((row) => (row.kind === 'assistant' && row.streaming && row.turnId === turnId ? { ...row, streaming: false } : row)), item] }));
       else set({ notices: [...get().notices, item] });
     };
 
@@ -339,9 +348,9 @@ export function createThreadStore(deps: ThreadDeps): StoreApi<ThreadState> {
           const result = await client.call('chat.pause', { conversation_id: thread.conversationId });
           if (!result.turn_id) return notice('Nothing is running in this conversation to pause.');
           // The `paused` event may have arrived before this answer: never step back from it.
+          // The `paused` event may have arrived before this answer: never step back from it. The banner in the
+          // thread (display.ts) says the rest, and goes away with the state — no notice to outlive it.
           update((current) => (current.hold !== 'running' ? current : { ...current, hold: result.state }));
-          if (!result.changed) return notice('The turn is already paused. Resume it with /resume turn.');
-          notice(result.state === 'paused' ? 'Turn paused. Resume it with /resume turn, or /stop to end it.' : 'Pausing: the step under way finishes, then the turn waits for /resume turn.');
         } catch (error) {
           notice('Pausing the turn did not work.', toWireError(error));
         }
@@ -353,7 +362,7 @@ export function createThreadStore(deps: ThreadDeps): StoreApi<ThreadState> {
         try {
           const result = await client.call('chat.resume', { conversation_id: thread.conversationId });
           update((current) => (current.hold === result.state ? current : { ...current, hold: result.state }));
-          notice(result.changed ? 'Turn resumed.' : 'The turn was not paused.');
+          if (!result.changed) notice('The turn was not paused.');
         } catch (error) {
           notice('Resuming the turn did not work.', toWireError(error));
         }
@@ -368,6 +377,30 @@ export function createThreadStore(deps: ThreadDeps): StoreApi<ThreadState> {
         } catch (error) {
           set_((item) => ({ ...item, state: 'pending', error: toWireError(error) }));
         }
+      },
+
+      async retrySend(key) {
+        const row = get().thread?.items.find((item) => item.kind === 'user' && item.key === key);
+        if (!row || row.kind !== 'user' || !row.failed || row.text === null) return;
+        update((thread) => ({ ...thread, items: thread.items.filter((item) => item.key !== key) }));
+        // A message that began with a slash was typed as "//…": resend it as a message again, not a command.
+        await get().submit(row.text.startsWith('/') ? `/${row.text}` : row.text);
+      },
+
+      async fork(turnId, message) {
+        const thread = get().thread;
+        if (!thread) return undefined;
+        try {
+          const forked = await client.call('chat.fork', { conversation_id: thread.conversationId, turn_id: turnId, ...(message === undefined ? {} : { message }) });
+          return forked.conversation_id;
+        } catch (error) {
+          notice(message === undefined ? 'Regenerating did not work.' : 'Sending the edited message did not work.', toWireError(error));
+          return undefined;
+        }
+      },
+
+      continueTurn() {
+        return get().submit('Continue from where you stopped.');
       },
 
       async answerDirectory(token, decision) {

@@ -1,5 +1,5 @@
 import { ErrorNotice } from '../../../app/error-notice.js';
-import { formatBytes, formatCost, formatTokens } from '../../../ui/format.js';
+import { formatBytes } from '../../../ui/format.js';
 import { Icon } from '../../../ui/icons.js';
 import { MODEL_IMAGE_TYPES } from '../../../../../main/api/attachment-rules.js';
 import { AttachmentImage } from '../attachments/attachment-image.js';
@@ -39,34 +39,4 @@ export function WarningRow({ item }: { item: Extract<ThreadItem, { kind: 'warnin
 export function NoticeRow({ item }: { item: Extract<ThreadItem, { kind: 'notice' }> }) {
   if (item.error) return <ErrorNotice error={item.error} />;
   return <p className="thread-notice" role="status">{item.text}</p>;
-}
-
-const STATUS_TEXT: Record<string, string> = {
-  completed: '',
-  partial: 'Partial answer',
-  failed: 'Failed',
-  stopped: 'Stopped',
-  interrupted: 'Interrupted',
-};
-
-export function TurnFooter({ item }: { item: Extract<ThreadItem, { kind: 'turn-end' }> }) {
-  const label = STATUS_TEXT[item.status];
-  return (
-    <div className="turn-end">
-      {item.error && item.error.code !== 'cancelled' && <ErrorNotice error={item.error} />}
-      <p className="turn-meta" aria-label="Turn usage">
-        {label && <span className={`badge badge-${item.status}`}>{label}</span>}
-        <span>
-          {formatTokens(item.usage.input_tokens)} in · {formatTokens(item.usage.output_tokens)} out tokens
-        </span>
-        <span>{formatCost(item.costUsd)}</span>
-        {item.provider && (
-          <span>
-            {item.provider}
-            {item.model ? ` · ${item.model}` : ''}
-          </span>
-        )}
-      </p>
-    </div>
-  );
 }

@@ -10,7 +10,7 @@ import { FINISHED, type AlwaysCovers, type ApprovalState, type DirectoryState, t
 type Payload = Record<string, any>;
 type Item<K extends ThreadItem['kind']> = Extract<ThreadItem, { kind: K }>;
 
-const turnOf = (item: ThreadItem): string | null => ('turnId' in item ? item.turnId : null);
+const turnOf = (item: ThreadItem): string | null => ('turnId' in item ? (item.turnId ?? null) : null);
 
 export function lastIndexOfTurn(items: readonly ThreadItem[], turnId: string): number {
   for (let index = items.length - 1; index >= 0; index -= 1) if (turnOf(items[index]) === turnId) return index;
@@ -233,8 +233,14 @@ function finishTurn(items: ThreadItem[], turnId: string, p: Payload, seq: number
     const answerIndex = findIndex(next, (item) => item.kind === 'assistant' && item.turnId === turnId);
     if (answerIndex === -1 || answerIndex < lastTool) {
       next = insertAfterTurn(next, turnId, { kind: 'assistant', key: `a:${seq}`, turnId, text, streaming: false });
-    } else if ((next[answerIndex] as Item<'assistant'>).text.trim() !== text.trim() && text.length >= (next[answerIndex] as Item<'assistant'>).text.length) {
-      next = replaceAt(next, answerIndex, { ...(next[answerIndex] as Item<'assistant'>), text });
+    } else {
+      // A notice said mid-answer splits the answer into pieces (ordered with the stream): compare them joined.
+      const pieces = next.filter((item, index): item is Item<'assistant'> => item.kind === 'assistant' && item.turnId === turnId && index > lastTool);
+      const before = pieces.slice(0, -1).map((piece) => piece.text).join('');
+      const shown = before + (next[answerIndex] as Item<'assistant'>).text;
+      if (shown.trim() !== text.trim() && text.length >= shown.length && text.startsWith(before)) {
+        next = replaceAt(next, answerIndex, { ...(next[answerIndex] as Item<'assistant'>), text: text.slice(before.length) });
+      }
     }
   }
   const end: Item<'turn-end'> = {

@@ -88,7 +88,8 @@ export type ThreadItem =
   /** After the last message a compaction replaced: the person can open the summary the model now reads. */
   | { kind: 'compaction'; key: string; id: number; summary: string; replaced: number; reason: Compaction['reason']; createdAt: string }
   /** What a slash command did, said in the thread (e.g. "Computer use paused"). */
-  | { kind: 'notice'; key: string; text: string; error: WireError | null };
+  /** `turnId`: said while that turn ran, so what it streams afterwards goes below (ordered with the stream). */
+  | { kind: 'notice'; key: string; text: string; error: WireError | null; turnId?: string | null };
 
 export type ThreadItemKind = ThreadItem['kind'];
 
@@ -107,12 +108,17 @@ export function emptyThread(conversationId: string, appliedSeq = 0): Thread {
   return { conversationId, items: [], turns: {}, appliedSeq, hold: 'running' };
 }
 
-/** The turn a Stop button stops: the newest one still queued, running or waiting. */
+/**
+ * The conversation's current turn: the one running or waiting for an approval, else the newest queued one
+ * (the status says "Waiting for approval" while a message typed meanwhile is queued behind it). Stop ends
+ * them all (chat.stop).
+ */
 export function activeTurn(thread: Thread | null): { turnId: string; status: TurnStatus } | null {
   if (!thread) return null;
-  let found: { turnId: string; status: TurnStatus } | null = null;
+  let queued: { turnId: string; status: TurnStatus } | null = null;
   for (const [turnId, status] of Object.entries(thread.turns)) {
-    if (!FINISHED.has(status)) found = { turnId, status };
+    if (status === 'running' || status === 'parked') return { turnId, status };
+    if (status === 'queued') queued = { turnId, status };
   }
-  return found;
+  return queued;
 }
