@@ -41,8 +41,12 @@ export interface Decision {
   readers: Set<'tree' | 'scan' | 'scan_unquoted'>;
 }
 
-/** Inputs past these go to the linear reader alone: tree-sitter's recovery is super-linear on some of them. */
-export const TREE_LIMITS = { tokens: 4096, depth: 24, pipes: 128 };
+/**
+ * Inputs past these go to the linear reader alone: tree-sitter's error recovery is super-linear on
+ * some shapes, and past 32 KiB (here-docs writing files, generated scripts) its lexing costs more
+ * than it adds — the linear reader decides the whole corpus on its own (corpus test).
+ */
+export const TREE_LIMITS = { tokens: 4096, depth: 24, pipes: 128, chars: 32 * 1024 };
 /** Nesting no real command needs; refused outright. */
 const MAX_STRUCTURE_DEPTH = 64;
 const MAX_COMPOSED = 16;
@@ -67,7 +71,7 @@ function readAndJudge(text: string, context: JudgeContext, depth: number, decisi
   // One environment per reader: variables assigned while one reads must not leak into the other.
   const envFor = () => ({ home: context.home, positional: context.positional });
   const scripts: Script[] = [];
-  const fitsTree = st.tokens <= TREE_LIMITS.tokens && st.depth <= TREE_LIMITS.depth && st.pipes <= TREE_LIMITS.pipes;
+  const fitsTree = st.tokens <= TREE_LIMITS.tokens && st.depth <= TREE_LIMITS.depth && st.pipes <= TREE_LIMITS.pipes && st.text.length <= TREE_LIMITS.chars;
   if (fitsTree && shellParserReady()) {
     const remaining = decision.deadline - cpuMs();
     if (remaining > 1) {
