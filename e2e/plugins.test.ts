@@ -127,6 +127,23 @@ describe('Plugins screen', () => {
     expect(names).toEqual(expect.arrayContaining(['slack_list_channels', 'slack_list_members']));
   });
 
+  it('sets up the OAuth client of an oauth2 plugin in the modal, which moves it on to Connect', async () => {
+    await page.getByRole('button', { name: 'Install GitHub' }).click();
+    await badge('github').getByText('Disabled').waitFor();
+    await page.getByRole('switch', { name: 'GitHub enabled' }).click();
+    await badge('github').getByText('Needs OAuth client').waitFor();
+    await page.getByRole('button', { name: 'Set up OAuth client GitHub' }).click();
+    const dialog = page.getByRole('dialog', { name: 'OAuth client for github' });
+    await dialog.getByLabel('Client ID').fill('Iv1.test-client-id');
+    await dialog.getByLabel('Client secret').fill('test-client-secret-value');
+    await saveScreenshot(page, 'plugins-oauth-client-1280x800-light');
+    await dialog.getByRole('button', { name: 'Save client' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await badge('github').getByText('Not connected').waitFor();
+    await page.getByRole('button', { name: 'Connect GitHub' }).waitFor();
+    expect(readFileSync(join(home, 'config.toml'), 'utf8')).not.toContain('test-client-secret-value');
+  });
+
   it('refuses a tampered install with the reason and offers the reinstall', async () => {
     const installed = join(home, 'plugins', 'installed', 'slack', '1.0.0', 'plugin.json');
     appendFileSync(installed, '\n');

@@ -7,6 +7,7 @@ import { ApiKeyForm } from './api-key-form.js';
 import { ConfigForm } from './config-form.js';
 import { FixCommand } from './fix-command.js';
 import { InstallProgressBar } from './install-progress.js';
+import { OAuthClientModal, isOAuthProvider } from './oauth-client-modal.js';
 import { PluginLogo } from './plugin-logo.js';
 import { consentLine, readinessOf } from './readiness.js';
 import { StatusBadge } from './status-badge.js';
@@ -28,6 +29,8 @@ export function PluginCard({ entry, store }: { entry: CatalogEntry; store: Store
   const error = useStore(store, (s) => s.errors[entry.name]);
   const verdict = useStore(store, (s) => s.verdicts[entry.name]);
   const keys = useStore(store, (s) => s.config[entry.name]);
+  const authUrl = useStore(store, (s) => s.authUrls[entry.name]);
+  const [clientOpen, setClientOpen] = useState(false);
   const actions = store.getState();
   const [open, setOpen] = useState(false);
   const panelId = useId();
@@ -54,6 +57,10 @@ export function PluginCard({ entry, store }: { entry: CatalogEntry; store: Store
         return void actions.setEnabled(entry.name, true);
       case 'recheck':
         return void actions.recheck(entry.name);
+      case 'oauth_client':
+        return isOAuthProvider(entry.auth_provider) ? setClientOpen(true) : openPanel();
+      case 'connect':
+        return void actions.connect(entry.name);
       case 'config':
       case 'secret':
       case 'command':
@@ -92,6 +99,20 @@ export function PluginCard({ entry, store }: { entry: CatalogEntry; store: Store
         </p>
       )}
       {installing && <InstallProgressBar name={entry.display_name} progress={progress} />}
+      {authUrl && (
+        <p className="small" role="status">
+          Finish signing in on the page that opened. <a href={authUrl} target="_blank" rel="noopener noreferrer">Open the {entry.auth_provider ?? 'sign-in'} page again</a>
+        </p>
+      )}
+      {clientOpen && isOAuthProvider(entry.auth_provider) && (
+        <OAuthClientModal
+          provider={entry.auth_provider}
+          displayName={entry.display_name}
+          busy={busy !== undefined}
+          onSave={(clientId, clientSecret) => actions.setOAuthClient(entry.name, entry.auth_provider as 'github', clientId, clientSecret)}
+          onClose={() => setClientOpen(false)}
+        />
+      )}
       {error && <ErrorNotice error={error} onDismiss={() => store.setState((s) => ({ errors: Object.fromEntries(Object.entries(s.errors).filter(([key]) => key !== entry.name)) }))} />}
       <div className="actions plugin-actions">
         {view.fix && (
@@ -134,8 +155,11 @@ export function PluginCard({ entry, store }: { entry: CatalogEntry; store: Store
               onClear={() => void actions.clearSecret(entry.name)}
             />
           )}
-          {entry.auth_type === 'oauth2' && view.action !== 'command' && (
-            <FixCommand command={`fermix plugins auth login ${entry.name}`} what={`${entry.display_name} signs in with OAuth (${entry.auth_provider ?? 'its provider'}).`} />
+          {entry.auth_type === 'oauth2' && isOAuthProvider(entry.auth_provider) && (
+            <div className="actions">
+              <button type="button" onClick={() => setClientOpen(true)} disabled={busy !== undefined}>OAuth client…</button>
+              <button type="button" onClick={() => void actions.connect(entry.name)} disabled={busy !== undefined}>{status === 'ready' ? 'Reconnect' : 'Connect'}</button>
+            </div>
           )}
           <ConfigForm name={entry.name} keys={keys} busy={busy !== undefined} onLoad={onLoadConfig} onSave={(key, value) => actions.setConfig(entry.name, key, value)} />
         </div>

@@ -2,9 +2,9 @@
  * Every readiness state the plugin ladder can report (main/plugins/readiness/ladder.ts, in its order),
  * plus `disabled`, `error` and the stale-token "Reconnect needed" of reference §2.16: the badge words
  * and the one fix each state has. `action` is what the card's fix button does; `command` is the CLI
- * fallback where the window has no method for it yet (OAuth and workspaces).
+ * fallback where the window has no method for it yet (hosted workspaces).
  */
-export type FixAction = 'install' | 'enable' | 'recheck' | 'config' | 'secret' | 'reinstall' | 'command' | null;
+export type FixAction = 'install' | 'enable' | 'recheck' | 'config' | 'secret' | 'reinstall' | 'oauth_client' | 'connect' | 'command' | null;
 
 export interface ReadinessView {
   label: string;
@@ -23,10 +23,10 @@ export const READINESS: Record<string, ReadinessView> = {
   needs_config: { label: 'Needs config', tone: 'warn', fix: 'Configure', action: 'config', missing: 'A required setting is empty.' },
   needs_secret: { label: 'Needs API key', tone: 'warn', fix: 'Add API key', action: 'secret', missing: 'It needs an API key.' },
   needs_workspace: { label: 'Needs workspace', tone: 'warn', fix: 'Choose a workspace', action: 'command', command: (name) => `fermix plugins config ${name}`, missing: 'A hosted workspace must be chosen.' },
-  needs_client_config: { label: 'Needs OAuth client', tone: 'warn', fix: 'Set up OAuth client', action: 'command', command: (name) => `fermix plugins auth client ${name}`, missing: 'Its OAuth client (client id and secret) is not set up.' },
-  needs_auth: { label: 'Not connected', tone: 'warn', fix: 'Connect', action: 'command', command: (name) => `fermix plugins auth login ${name}`, missing: 'The account is not connected.' },
-  reauthorization_required: { label: 'Reauthorize', tone: 'bad', fix: 'Reauthorize', action: 'command', command: (name) => `fermix plugins auth reauthorize ${name}`, missing: 'The sign-in was revoked or expired.' },
-  reconnect_needed: { label: 'Reconnect needed', tone: 'warn', fix: 'Reconnect', action: 'command', command: (name) => `fermix plugins auth reauthorize ${name}`, missing: 'The sign-in has not been used for a long time and may be stale.' },
+  needs_client_config: { label: 'Needs OAuth client', tone: 'warn', fix: 'Set up OAuth client', action: 'oauth_client', missing: 'Its OAuth client (client id and secret) is not set up.' },
+  needs_auth: { label: 'Not connected', tone: 'warn', fix: 'Connect', action: 'connect', missing: 'The account is not connected.' },
+  reauthorization_required: { label: 'Reauthorize', tone: 'bad', fix: 'Reauthorize', action: 'connect', missing: 'The sign-in was revoked or expired.' },
+  reconnect_needed: { label: 'Reconnect needed', tone: 'warn', fix: 'Reconnect', action: 'connect', missing: 'The sign-in has not been used for a long time and may be stale.' },
   ready: { label: 'Ready', tone: 'ok', fix: null, action: null, missing: '' },
   disabled: { label: 'Disabled', tone: 'muted', fix: 'Enable', action: 'enable', missing: 'It is turned off.' },
   error: { label: 'Refused', tone: 'bad', fix: 'Reinstall', action: 'reinstall', missing: 'Fermix refused to load it.' },

@@ -45,6 +45,11 @@ export interface PluginsState {
   setConfig(name: string, key: string, value: string): Promise<boolean>;
   recheck(name: string): Promise<void>;
   checkComputer(): Promise<void>;
+  setOAuthClient(name: string, provider: 'google' | 'github' | 'notion' | 'x' | 'slack' | 'tesla', clientId: string, clientSecret: string): Promise<boolean>;
+  /** Starts the sign-in, opens the provider's page in a new tab, and waits for the loopback redirect. */
+  connect(name: string): Promise<void>;
+  /** The sign-in page of a running connect, shown as a link in case the new tab was blocked. */
+  authUrls: Record<string, string>;
   applyProgress(payload: { plugin: string } & InstallProgress): void;
 }
 
@@ -91,6 +96,20 @@ export function createPluginsStore(client: ApiClient): StoreApi<PluginsState> {
       config: {},
       computer: null,
       computerCheck: null,
+      authUrls: {},
+      setOAuthClient: (name, provider, clientId, clientSecret) => act(name, 'Saving the client…', () => client.call('plugins.oauth_client.set', { provider, client_id: clientId, client_secret: clientSecret })),
+      connect: async (name) => {
+        await act(name, 'Waiting for the sign-in…', async () => {
+          const started = await client.call('plugins.oauth_login.start', { name });
+          set({ authUrls: { ...get().authUrls, [name]: started.url } });
+          window.open(started.url, '_blank', 'noopener');
+          try {
+            await client.call('plugins.oauth_login.wait', { name });
+          } finally {
+            set({ authUrls: omit(get().authUrls, name) });
+          }
+        });
+      },
       async load() {
         set({ loading: true });
         try {
