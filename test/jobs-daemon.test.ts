@@ -14,7 +14,7 @@ import { createManualClock, type ManualClock } from '../main/jobs/clock.js';
 import { lastUserText, messagesOf, startModelServer, toolNamesOf, toolResultsOf, type ModelServer } from './fixtures/model-server/index.js';
 import { BIN, tempHome, waitFor } from './support/daemon-process.js';
 
-const CALL = { transport: 'socket' as const };
+const CALL = { transport: 'socket' as const, trust: 'operator' as const };
 let server: ModelServer;
 let daemon: RunningDaemon;
 let clock: ManualClock;
@@ -140,5 +140,32 @@ describe('scheduled jobs in a real daemon with a controllable clock', () => {
     const removed = await runFermix(['jobs', 'remove', 'quiet_check']);
     expect(removed.stdout).toContain('Removed job quiet_check.');
     expect((await dispatch('jobs.list')).jobs.map((each: any) => each.id)).toEqual(['stretch']);
+  });
+
+  it("a run keeps its creator's stamped role and allowed_tools, whatever config says when it runs", async () => {
+    const base = `[fermix_core]\nsecret_store = "file"\n\n[providers.local]\ntype = "openai-compatible"\nbase_url = "${server.baseUrlOpenAI}"\nmodel = "qwen3"\nprimary = true\n`;
+    writeFileSync(join(home, 'config.toml'), `${base}\n[agents.main]\nrole = "offline"\n\n[roles.offline]\ntools = ["fs", "scheduling"]\n`);
+    server.setScript((request) => {
+      if (lastUserText(request).includes('You are running the scheduled job')) return { text: 'checked' };
+      if (toolResultsOf(request).length > 0) return { text: 'Scheduled.' };
+      const name = lastUserText(request).includes('narrow') ? 'Narrow' : 'Offline';
+      return { toolCalls: [{ name: 'schedule_job', arguments: { name, schedule: 'every 1 days', task: 'Check.', ...(name === 'Narrow' ? { allowed_tools: ['file_read'] } : {}) } }] };
+    });
+    await turnCompleted((await dispatch('chat.send', { message: 'offline job' })).turn_id);
+    writeFileSync(join(home, 'config.toml'), base); // the main agent is operator again
+    await turnCompleted((await dispatch('chat.send', { message: 'narrow job' })).turn_id);
+    expect((await dispatch('jobs.list')).jobs.map((job: any) => [job.id, job.role, job.allowed_tools])).toEqual([['stretch', 'operator', null], ['narrow', 'operator', ['file_read']], ['offline', 'offline', null]]); // same clock instant: by id
+
+    const toolsOfRun = async (jobId: string) => {
+      const before = server.requests.length;
+      await dispatch('jobs.run_now', { job_id: jobId });
+      await waitFor(async () => (await dispatch('jobs.runs', { job_id: jobId })).runs[0]?.status === 'ok', 15_000, `the run of ${jobId}`);
+      return toolNamesOf(server.requests.slice(before).find((request) => lastUserText(request).includes('You are running the scheduled job'))!);
+    };
+    const offline = await toolsOfRun('offline');
+    expect(offline).toContain('file_read');
+    expect(offline).not.toContain('web_fetch');
+    expect(offline).not.toContain('shell');
+    expect(await toolsOfRun('narrow')).toEqual(['file_read']);
   });
 });

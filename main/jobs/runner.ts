@@ -2,8 +2,8 @@
  * One job run = one agent turn with origin `job`, kind `job` (iteration cap 100), not interactive (an
  * `ask` decision is a denial: nobody can answer a card), under the trust and role stamped on the job and
  * narrowed to its allowed_tools. Each run gets a fresh conversation — no chat history (reference §2.8) —
- * which is hidden from the sidebar once the run ends (its outcome stays on the run row; the transcript
- * is kept for the delete grace period). A run past its timeout is stopped and recorded `timeout`.
+ * hidden from the sidebar (its outcome stays on the run row; the transcript is kept for the delete grace
+ * period, 24 h). A run past its timeout is stopped and recorded `timeout`.
  */
 import type { JobClock } from './clock.js';
 import type { JobRow, RunRow } from './job-store.js';
@@ -70,6 +70,9 @@ export function createJobRunner(options: RunnerOptions) {
       ...(job.allowed_tools ? { allowed_tools: job.allowed_tools } : {}),
     });
     options.startRun(run.id, { conversation_id: sent.conversation_id, turn_id: sent.turn_id });
+    // Hidden from the start: the window reloads its list on any event of an unknown stream, and a run's
+    // transcript is not a conversation the person had (the outcome is on the run row and in the Jobs inbox).
+    options.hideConversation?.(sent.conversation_id);
     let timedOut = false;
     const cancel = options.clock.setTimer(() => {
       timedOut = true;
@@ -82,7 +85,6 @@ export function createJobRunner(options: RunnerOptions) {
       cancel();
     }
     const calls = options.agent.turnsOf(sent.conversation_id, 1).flatMap((turn) => turn.tool_calls);
-    options.hideConversation?.(sent.conversation_id);
     const counts = { tool_failures: calls.filter((call) => call.status === 'error').length, input_tokens: summary.usage.input_tokens, output_tokens: summary.usage.output_tokens, cost_usd: summary.cost_usd };
     // `ok` only means the loop finished (reference §2.8): tool failures are counted beside it.
     if (summary.status === 'completed' || summary.status === 'partial') {

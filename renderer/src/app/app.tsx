@@ -8,6 +8,7 @@ import { connectionPhase } from '../features/connection/store.js';
 import { CommandPalette } from '../features/palette/command-palette.js';
 import { ShortcutSheet } from '../features/palette/shortcut-sheet.js';
 import { PluginsScreen } from '../features/plugins/plugins-screen.js';
+import { JobsScreen } from '../features/jobs/jobs-screen.js';
 import { SettingsScreen } from '../features/settings/settings-screen.js';
 import { UndoToast } from '../ui/undo-toast.js';
 import { useChat, useConnection, useLayout } from './model-context.js';
@@ -46,6 +47,8 @@ function renderScreen(screen: Screen) {
   switch (screen) {
     case 'chat':
       return <ChatScreen />;
+    case 'jobs':
+      return <JobsScreen />;
     case 'plugins':
       return <PluginsScreen />;
     case 'settings':

@@ -2,10 +2,11 @@ import { Icon, type IconName } from '../ui/icons.js';
 import { modKey } from '../features/palette/shortcuts.js';
 import { useLayout } from './model-context.js';
 
-export type Screen = 'chat' | 'plugins' | 'settings' | 'audit';
+export type Screen = 'chat' | 'jobs' | 'plugins' | 'settings' | 'audit';
 
 export const SCREENS: { id: Screen; label: string; icon: IconName }[] = [
   { id: 'chat', label: 'Chat', icon: 'chat' },
+  { id: 'jobs', label: 'Jobs', icon: 'list' },
   { id: 'plugins', label: 'Plugins', icon: 'plug' },
   { id: 'settings', label: 'Settings', icon: 'gear' },
   { id: 'audit', label: 'Audit', icon: 'shield' },
