@@ -75,8 +75,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     onDenied: (d) => options.onEvent?.({ type: 'sandbox_denied', reason: d.reason ?? 'invalid_path', path: d.realPath ?? d.input, access: d.access }),
   });
   const runner = options.runner ?? createCommandRunner();
-  // The shell parser behind hardline loads once, in the background; the first command awaits it.
-  const hardlineReady = loadHardline();
+  // The shell parser behind hardline loads once (~10–30 ms of WASM compile), in the background just
+  // after start-up rather than on its path; a command that comes first starts and awaits it.
+  setTimeout(() => void loadHardline(), 300).unref();
 
   const runShell = async (request: ShellRequest): Promise<ShellResult> => {
     // The size cap comes before anything reads the command (the hardline is linear, but not free).
@@ -96,7 +97,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       throw error;
     }
     const cwd = cwdDecision.realPath as string;
-    await hardlineReady;
+    await loadHardline(); // loads once; later calls return the same settled promise
     const hit = findHardline(request.command, {
       home,
       fermixHome,
