@@ -118,6 +118,10 @@ describe('scheduled jobs in a real daemon with a controllable clock', () => {
     const sent = await dispatch('chat.send', { message: 'check quietly every six hours' });
     await turnCompleted(sent.turn_id);
 
+    const help = await runFermix(['jobs', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('fermix jobs runs JOB_ID [--limit N] [--json]');
+    expect((await runFermix(['jobs', 'pause'])).code).toBe(2); // usage: a JOB_ID is needed
     const list = await runFermix(['jobs', 'list']);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toMatch(/quiet_check\s+scheduled\s+every 6 hours/);
