@@ -172,4 +172,21 @@ describe('scheduled jobs in a real daemon with a controllable clock', () => {
     expect(offline).not.toContain('shell');
     expect(await toolsOfRun('narrow')).toEqual(['file_read']);
   });
+
+  it('a run past its timeout is stopped and recorded as timeout (the clock, not a wait, reaches it)', async () => {
+    server.setScript((request) => {
+      // The run streams slowly, so it is still going when the test moves the clock past its timeout.
+      if (lastUserText(request).includes('You are running the scheduled job')) return { text: 'a very slow answer that never gets to finish in time', chunks: 20, delayMs: 500 };
+      if (toolResultsOf(request).length > 0) return { text: 'Scheduled.' };
+      return { toolCalls: [{ name: 'schedule_job', arguments: { name: 'Slow', schedule: 'every 1 days', task: 'Take long.', timeout_seconds: 60 } }] };
+    });
+    await turnCompleted((await dispatch('chat.send', { message: 'a slow job' })).turn_id);
+    await dispatch('jobs.run_now', { job_id: 'slow' });
+    await waitFor(async () => (await dispatch('jobs.runs', { job_id: 'slow' })).runs[0]?.status === 'running', 15_000, 'the run to start');
+    clock.advance(61_000);
+    await waitFor(async () => (await dispatch('jobs.runs', { job_id: 'slow' })).runs[0]?.status === 'error', 15_000, 'the run to be stopped');
+    const [run] = (await dispatch('jobs.runs', { job_id: 'slow' })).runs;
+    expect(run.error).toMatchObject({ code: 'timeout', message: 'The run was stopped after its timeout of 60 s.' });
+    expect((await dispatch('jobs.list')).jobs.find((job: any) => job.id === 'slow').state).toBe('scheduled');
+  });
 });
