@@ -189,4 +189,27 @@ describe('scheduled jobs in a real daemon with a controllable clock', () => {
     expect(run.error).toMatchObject({ code: 'timeout', message: 'The run was stopped after its timeout of 60 s.' });
     expect((await dispatch('jobs.list')).jobs.find((job: any) => job.id === 'slow').state).toBe('scheduled');
   });
+
+  it('inactivity_timeout_seconds stops a run that makes no progress; any event of the run counts as progress', async () => {
+    server.setScript((request) => {
+      if (lastUserText(request).includes('You are running the scheduled job')) return { text: 'an answer that trickles in, one small piece every half second, for a long while', chunks: 40, delayMs: 500 };
+      if (toolResultsOf(request).length > 0) return { text: 'Scheduled.' };
+      return { toolCalls: [{ name: 'schedule_job', arguments: { name: 'Idle', schedule: 'every 1 days', task: 'Trickle.', inactivity_timeout_seconds: 30 } }] };
+    });
+    await turnCompleted((await dispatch('chat.send', { message: 'an idle job' })).turn_id);
+    await dispatch('jobs.run_now', { job_id: 'idle' });
+    const latest = async () => (await dispatch('jobs.runs', { job_id: 'idle' })).runs[0];
+    await waitFor(async () => (await latest())?.status === 'running', 15_000, 'the run to start');
+    const stream = (await latest()).conversation_id as string;
+    const seen = () => events.filter((event) => event.stream === stream && event.type === 'chat.delta').length;
+    await waitFor(() => seen() > 0, 15_000, 'the first delta');
+    clock.advance(20_000);
+    const before = seen();
+    await waitFor(() => seen() > before, 15_000, 'progress after the clock moved');
+    clock.advance(20_000); // 40 s since the run started, but only 20 s since its last progress
+    expect((await latest()).status).toBe('running');
+    clock.advance(31_000);
+    await waitFor(async () => (await latest()).status === 'error', 15_000, 'the idle run to be stopped');
+    expect((await latest()).error).toMatchObject({ code: 'inactivity_timeout', message: 'The run made no progress for 30 s and was stopped.' });
+  });
 });

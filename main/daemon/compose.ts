@@ -218,6 +218,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       db, agent, registry: capabilities.registry, clock: options.jobsClock, logger,
       emit: (stream, type, payload) => void events.emit(stream, type as never, payload as never),
       hideConversation: (id) => void conversations.remove(id),
+      watch: (stream, seen) => events.subscribe((event) => void (event.stream === stream && seen())),
       mainRole: () => mainAgentRole(configReader()),
       providers: () => Object.keys(configReader().providers),
     });

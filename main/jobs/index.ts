@@ -27,6 +27,8 @@ export interface JobsModuleOptions {
   emit(stream: string, type: string, payload: unknown): void;
   /** Conversation soft delete (ConversationStore.remove): a run's own conversation leaves the sidebar. */
   hideConversation(conversationId: string): void;
+  /** Events of one stream (EventBus.subscribe filtered): a run's progress, for its inactivity timeout. */
+  watch?(stream: string, seen: () => void): () => void;
   /** The main agent's role now (the stamp for callers outside a turn). */
   mainRole(): Role;
   providers(): string[];
@@ -42,7 +44,7 @@ export function createJobs(options: JobsModuleOptions) {
     appendAssistant: (conversationId, text) => void options.agent.store.appendMessage(conversationId, null, { role: 'assistant', text, toolCalls: [] }),
     emit: options.emit,
   });
-  const execute = createJobRunner({ agent: options.agent, clock, startRun: (runId, links) => store.startRun(runId, links), hideConversation: options.hideConversation });
+  const execute = createJobRunner({ agent: options.agent, clock, startRun: (runId, links) => store.startRun(runId, links), hideConversation: options.hideConversation, watch: options.watch });
   const scheduler = createScheduler({
     store,
     clock,

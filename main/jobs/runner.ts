@@ -41,6 +41,8 @@ export interface RunnerOptions {
   startRun(runId: string, links: { conversation_id: string; turn_id: string }): void;
   /** Hides the run's conversation from the sidebar once it is over. */
   hideConversation?(conversationId: string): void;
+  /** Calls `seen` on every event of the run's conversation (progress, for inactivity_timeout_seconds). */
+  watch?(conversationId: string, seen: () => void): () => void;
 }
 
 export function jobPrompt(job: Pick<JobRow, 'id' | 'name' | 'task' | 'timezone'>, at: number): string {
@@ -73,22 +75,42 @@ export function createJobRunner(options: RunnerOptions) {
     // Hidden from the start: the window reloads its list on any event of an unknown stream, and a run's
     // transcript is not a conversation the person had (the outcome is on the run row and in the Jobs inbox).
     options.hideConversation?.(sent.conversation_id);
-    let timedOut = false;
+    let timedOut = null as 'timeout' | 'inactivity_timeout' | null;
     const cancel = options.clock.setTimer(() => {
-      timedOut = true;
+      timedOut = 'timeout';
       options.agent.stop(sent.conversation_id);
     }, job.timeout_seconds * 1000);
+    // Unarmed by default (reference §2.8); armed, any event of the run (a delta, a tool call) is progress.
+    let cancelIdle = () => {};
+    let unwatch = () => {};
+    const idleSeconds = job.inactivity_timeout_seconds;
+    if (idleSeconds !== null && options.watch) {
+      const arm = () => {
+        cancelIdle();
+        cancelIdle = options.clock.setTimer(() => {
+          timedOut ??= 'inactivity_timeout';
+          options.agent.stop(sent.conversation_id);
+        }, idleSeconds * 1000);
+      };
+      arm();
+      unwatch = options.watch(sent.conversation_id, arm);
+    }
     let summary: JobTurnSummary;
     try {
       summary = await sent.done;
     } finally {
       cancel();
+      unwatch();
+      cancelIdle();
     }
     const calls = options.agent.turnsOf(sent.conversation_id, 1).flatMap((turn) => turn.tool_calls);
     const counts = { tool_failures: calls.filter((call) => call.status === 'error').length, input_tokens: summary.usage.input_tokens, output_tokens: summary.usage.output_tokens, cost_usd: summary.cost_usd };
     // `ok` only means the loop finished (reference §2.8): tool failures are counted beside it.
     if (summary.status === 'completed' || summary.status === 'partial') {
       return { status: 'ok', response: summary.text, silent: isSilent(summary.text), ...counts, error_code: null, error_message: null, error_hint: null };
+    }
+    if (timedOut === 'inactivity_timeout') {
+      return { status: 'error', response: summary.text || null, silent: false, ...counts, error_code: 'inactivity_timeout', error_message: `The run made no progress for ${idleSeconds} s and was stopped.`, error_hint: `Raise or clear inactivity_timeout_seconds for ${job.id}, or check the provider with \`fermix doctor\`.` };
     }
     if (timedOut) {
       return { status: 'error', response: summary.text || null, silent: false, ...counts, error_code: 'timeout', error_message: `The run was stopped after its timeout of ${job.timeout_seconds} s.`, error_hint: `Raise timeout_seconds with update_job, or narrow the task of ${job.id}.` };
