@@ -14,6 +14,8 @@ import { attachmentMethods } from './methods/attachments.js';
 import { pluginMethods } from './methods/plugins.js';
 import { mcpMethods } from './methods/mcp.js';
 import { jobMethods } from './methods/jobs.js';
+import { memoryMethods } from './methods/memory.js';
+import { skillMethods } from './methods/skills.js';
 import type { MethodInput, MethodOutput, MethodParsedInput } from './define.js';
 
 /**
@@ -37,6 +39,8 @@ export const apiContract = {
   ...pluginMethods,
   ...mcpMethods,
   ...jobMethods,
+  ...memoryMethods,
+  ...skillMethods,
 };
 
 export type ApiContract = typeof apiContract;

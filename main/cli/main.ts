@@ -41,6 +41,8 @@ Usage: fermix <verb> [options]
   roles list|check [--json]       every role (operator is built in) and what each reaches; [agents.main] role picks one
   mcp list|tools|restart|logs|add|remove|enable|disable|pins|import|serve|list-exposed   MCP servers ([mcp.servers]) and inbound MCP
   jobs list|runs ID|run-now ID|pause ID|resume ID|remove ID [--json]   scheduled jobs (created in the chat with schedule_job)
+  memory list|search WORDS|forget ID|KEY [--json]   stored memories (the agent stores them; you forget them)
+  skills list|view NAME|reload [--json]   skills ($FERMIX_HOME/skills/<name>/SKILL.md, bundled and plugin ones)
   version                         print the version
   help [VERB]                     this text, or one verb's (also VERB --help)
 
@@ -56,7 +58,7 @@ function parsePort(value: string | undefined): number | undefined {
 /** Verb-specific usage beside the table's lines, for `fermix VERB --help`. */
 async function verbUsage(): Promise<Record<string, string>> {
   const [{ ASK_USAGE }, { PROVIDERS_USAGE }, { PLUGINS_USAGE }, { JOBS_USAGE }] = await Promise.all([import('./verbs/ask.js'), import('./verbs/providers.js'), import('./verbs/plugins.js'), import('./verbs/jobs.js')]);
-  return { ask: ASK_USAGE, chat: 'usage: fermix chat [--session ID]', providers: PROVIDERS_USAGE, plugins: PLUGINS_USAGE, jobs: JOBS_USAGE, daemon: 'usage: fermix daemon [--port N] [--verbose]' };
+  return { ask: ASK_USAGE, chat: 'usage: fermix chat [--session ID]', providers: PROVIDERS_USAGE, plugins: PLUGINS_USAGE, jobs: JOBS_USAGE, memory: (await import('./verbs/memory.js')).MEMORY_USAGE, skills: (await import('./verbs/skills.js')).SKILLS_USAGE, daemon: 'usage: fermix daemon [--port N] [--verbose]' };
 }
 
 async function printHelp(io: CliIo, words: string[]): Promise<number> {
@@ -129,6 +131,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         name: { type: 'string', multiple: true },
         'secret-store': { type: 'string' },
         'migrate-secrets': { type: 'boolean', default: false },
+        history: { type: 'boolean', default: false },
+        file: { type: 'string' },
       },
     });
     json = values.json ?? false;
@@ -176,6 +180,10 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         return await (await secrets()).secretsVerb(io, paths, ['migrate'], { json, stdin: false, to: values['secret-store'], names: values.name });
       case 'jobs':
         return await (await jobs()).jobsVerb(io, paths, positionals.slice(1), { json, limit: values.limit });
+      case 'memory':
+        return await (await import('./verbs/memory.js')).memoryVerb(io, paths, positionals.slice(1), { json, limit: values.limit, history: values.history ?? false });
+      case 'skills':
+        return await (await import('./verbs/skills.js')).skillsVerb(io, paths, positionals.slice(1), { json, file: values.file });
       case 'audit':
         return await (await audit()).auditVerb(io, paths, { json, since: values.since, capability: values.capability, decision: values.decision, exportFormat: values.export, limit: values.limit });
       default:

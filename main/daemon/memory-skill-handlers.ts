@@ -1,0 +1,39 @@
+import type { Handlers } from '../api/dispatcher.js';
+import { isFermixError } from '../core/errors.js';
+import type { MemoryService } from '../memory/service.js';
+import type { LoadedSkill } from '../skills/loader.js';
+import type { SkillService } from '../skills/service.js';
+
+type MemorySkillHandlers = Pick<Handlers, 'memory.list' | 'memory.search' | 'memory.forget' | 'skills.list' | 'skills.view' | 'skills.reload'>;
+
+function summary(skill: LoadedSkill) {
+  return { name: skill.name, description: skill.description, trust: skill.trust, source: skill.source, plugin: skill.plugin ?? null, allowed_tools: skill.allowed_tools ?? null, role: skill.role };
+}
+
+/**
+ * memory.* and skills.* for `fermix memory` / `fermix skills` (and the window). Every transport we serve
+ * is the owner's, so memory reads run at operator trust with scope all; the skill service is the same
+ * snapshot skill_list/skill_view/skill_reload read.
+ */
+export function createMemorySkillHandlers(deps: { memory: MemoryService; skills: SkillService }): MemorySkillHandlers {
+  return {
+    'memory.list': (input) => ({ memories: deps.memory.list(input.limit) }),
+    'memory.search': (input) => {
+      try {
+        const result = deps.memory.recall({ search: input.query, scope: 'all', source: input.source }, { trust: 'operator', origin: 'cli' });
+        return { memories: result.memories, history: result.history };
+      } catch (error) {
+        // memory_recall tells the model "nothing matched" as not_found; for the owner an empty list says it.
+        if (isFermixError(error) && error.code === 'not_found') return { memories: [], history: [] };
+        throw error;
+      }
+    },
+    'memory.forget': (input) => ({ removed: deps.memory.forget(input.target) }),
+    'skills.list': () => ({ skills: deps.skills.list().map(summary), errors: deps.skills.errors() }),
+    'skills.view': (input) => {
+      const view = deps.skills.view(input.name, input.file);
+      return { ...view, policy: view.policy ?? null, allowed_tools: view.allowed_tools ?? null };
+    },
+    'skills.reload': () => deps.skills.reload(),
+  };
+}
