@@ -127,6 +127,8 @@ describe('the scheduler with a manual clock', () => {
     expect(() => t.service.create({ ...base, provider: 'local', model: 'm' }, t.caller)).toThrow(expect.objectContaining({ code: 'invalid_route_pin', message: expect.stringContaining('cannot pin a job') }));
     expect(() => t.service.create({ ...base, expires_at: new Date(START - 1).toISOString() }, t.caller)).toThrow(expect.objectContaining({ code: 'invalid_expiry' }));
     expect(() => t.service.create({ ...base, timezone: 'Nowhere/Land', schedule: '0 8 * * *' }, t.caller)).toThrow(expect.objectContaining({ code: 'invalid_timezone' }));
+    expect(() => t.service.create({ ...base, skill_name: 'ghost' }, t.caller)).toThrow(expect.objectContaining({ code: 'unknown_skill', message: 'No loaded skill is named ghost.' }));
+    expect(() => t.service.create({ ...base, delivery_mode: 'channel' }, t.caller)).toThrow(expect.objectContaining({ code: 'invalid_delivery' }));
     expect(() => t.service.update({ job_id: t.service.create(base, t.caller).id })).toThrow(expect.objectContaining({ code: 'empty_update' }));
     expect(t.service.create({ ...base, allowed_tools: ['file_read'] }, { ...t.caller, trust: 'guest' })).toMatchObject({ trust: 'guest', allowed_tools: ['file_read'] });
   });

@@ -58,7 +58,7 @@ export interface JobsServiceOptions {
   clock: JobClock;
   /** Configured provider names (route pins are validated against them). */
   providers(): string[];
-  /** Loaded skill names; this build has no skills yet, so any skill_name is refused. */
+  /** Loaded skill names (a skill_name outside them is unknown; runs inside a skill are not built yet). */
   skills?(): string[];
 }
 
@@ -91,9 +91,12 @@ export function createJobsService(options: JobsServiceOptions) {
   }
 
   function checkSkill(name: string | undefined): void {
-    if (name !== undefined && !(options.skills?.() ?? []).includes(name)) {
+    if (name === undefined) return;
+    if (!(options.skills?.() ?? []).includes(name)) {
       throw fail('unknown_skill', `No loaded skill is named ${name}.`, 'Leave skill_name out, or load the skill first (skill_list shows the loaded ones).', { skill_name: name });
     }
+    // Runs do not yet execute inside a skill: refusing is honest, a stored binding that did nothing would not be.
+    throw fail('unknown_skill', `A job cannot run inside the skill ${name} in this build yet.`, "Leave skill_name out and put what the skill should do into the job's task.", { skill_name: name });
   }
 
   function checkDelivery(mode: JobRow['delivery_mode'] | undefined, target: DeliveryTarget | undefined): void {
