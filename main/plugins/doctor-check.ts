@@ -16,10 +16,17 @@ export function pluginsDoctorCheck(service: () => PluginService, options: { insi
       const notReady = enabled.filter((plugin) => plugin.status !== 'ready');
       const parts: string[] = [];
       if (!options.insideDaemon) parts.push('runtime status unavailable — daemon not running');
-      parts.push(enabled.length === 0 ? 'none enabled' : enabled.map((plugin) => (plugin.status === 'ready' && options.insideDaemon ? plugin.name : `${plugin.name} ${plugin.status}${plugin.detail ? `/${plugin.detail}` : ''}`)).join(', '));
+      parts.push(enabled.length === 0 ? 'none enabled' : enabled.map((plugin) => {
+        // MCP-rail plugins: the live connection state (memory only), e.g. "eden ready (remote; upstream_contract_mismatch)".
+        const live = plugin.live && options.insideDaemon ? ` (${plugin.remote ? 'remote; ' : ''}${plugin.live}${plugin.detail ? `: ${plugin.detail}` : ''})` : plugin.remote ? ' (remote; runtime state unavailable)' : '';
+        if (plugin.status === 'ready' && options.insideDaemon) return plugin.live && plugin.live !== 'ready' ? `${plugin.name}${live}` : plugin.remote ? `${plugin.name} (remote; ready)` : plugin.name;
+        return `${plugin.name} ${plugin.status}${plugin.detail && !plugin.live ? `/${plugin.detail}` : ''}${live}`;
+      }).join(', '));
       if (report.trust_dev_key) {
         return { status: 'WARN', detail: `the development catalog key is trusted ([fermix_core.plugins] trust_dev_key = true); ${parts.join('; ')}`, fix: 'Remove `trust_dev_key` from [fermix_core.plugins] in config.toml unless this is a development build.' };
       }
+      const broken = options.insideDaemon ? enabled.find((plugin) => plugin.live !== undefined && plugin.live !== null && !['ready', 'connecting', 'retrying'].includes(plugin.live)) : undefined;
+      if (broken) return { status: 'WARN', detail: parts.join('; '), fix: `Run \`fermix plugins doctor ${broken.name}\`; after fixing the cause, disable and enable it again (\`fermix plugins disable ${broken.name}\`, \`fermix plugins enable ${broken.name}\`).` };
       if (notReady.some((plugin) => plugin.status === 'error' || plugin.status === 'incompatible')) {
         const first = notReady.find((plugin) => plugin.status === 'error' || plugin.status === 'incompatible')!;
         return { status: 'WARN', detail: parts.join('; '), fix: first.status === 'incompatible' ? `Run \`fermix plugins upgrade ${first.name}\`.` : `Run \`fermix plugins install ${first.name}\`.` };

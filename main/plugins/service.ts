@@ -21,6 +21,7 @@ import { createPluginStore } from './store/store.js';
 import { createPluginSupervisor, secretItemOf } from './supervisor.js';
 import { createOAuthManager } from './auth/oauth-manager.js';
 import { oauthServiceMethods } from './auth/service-methods.js';
+import { createLocalMcpRail } from './rails/mcp-local/local-rail.js';
 
 export interface PluginServiceDeps {
   pluginsDir: string;
@@ -31,6 +32,13 @@ export interface PluginServiceDeps {
   registry?: CapabilityRegistry;
   net?: HttpRailNet;
   onProgress?: (progress: InstallProgress) => void;
+  /**
+   * Run MCP-rail plugins (start their processes / connections). Defaults to true when a registry is
+   * given — the daemon's — and false otherwise, so a CLI run without a daemon never starts a server.
+   */
+  runMcp?: boolean;
+  /** One stderr line of a local MCP plugin's process (the daemon logs it). */
+  onMcpStderr?: (plugin: string, line: string) => void;
 }
 
 type RawTable = Record<string, unknown>;
@@ -61,7 +69,8 @@ export function createPluginService(deps: PluginServiceDeps) {
   const registry = deps.registry ?? createRegistry();
   // Token changes (a login finishing in the background, a refused refresh) re-derive readiness at once.
   const oauth = createOAuthManager({ configFile: deps.configFile, secrets: deps.keychain, net: deps.net ?? {}, onTokensChanged: () => supervisor.reload() });
-  const supervisor = createPluginSupervisor({ store, get catalog() { return catalog(); }, registry, coreVersion: deps.coreVersion, settings, secrets: deps.keychain, net: deps.net ?? {}, oauthClients: () => oauth.configuredProviders(), oauth });
+  const localMcp = (deps.runMcp ?? deps.registry !== undefined) ? createLocalMcpRail({ registry, onStderrLine: deps.onMcpStderr }) : undefined;
+  const supervisor = createPluginSupervisor({ store, get catalog() { return catalog(); }, registry, coreVersion: deps.coreVersion, settings, secrets: deps.keychain, net: deps.net ?? {}, oauthClients: () => oauth.configuredProviders(), oauth, localMcp });
   const installDeps = () => ({ store, catalog: requireCatalog(), coreVersion: deps.coreVersion, net: deps.net, onProgress: deps.onProgress });
 
   const installedManifest = (name: string): PluginManifest => {
@@ -78,6 +87,10 @@ export function createPluginService(deps: PluginServiceDeps) {
     oauth,
     ...oauthServiceMethods({ oauth, installedManifest, state: (name) => state(name)?.status ?? 'error' }),
     reload: () => supervisor.reload(),
+    /** Daemon shutdown: stops every MCP-rail plugin process (their whole process groups). */
+    close: async () => {
+      await localMcp?.close();
+    },
     catalog() {
       const index = catalog();
       return {
@@ -206,7 +219,7 @@ export function createPluginService(deps: PluginServiceDeps) {
     doctor(name?: string) {
       const trust = settings().trustDevKey;
       const states = supervisor.reload().filter((entry) => name === undefined || entry.name === name);
-      return { trust_dev_key: trust, plugins: states.map((entry) => ({ name: entry.name, status: entry.status, enabled: entry.enabled, version: entry.version, detail: entry.detail })) };
+      return { trust_dev_key: trust, plugins: states.map((entry) => ({ name: entry.name, status: entry.status, enabled: entry.enabled, version: entry.version, detail: entry.detail, live: entry.live ?? null, remote: entry.remote ?? false })) };
     },
   };
 }

@@ -15,6 +15,8 @@ import { compareSemver } from './catalog/build.js';
 import type { ManifestTool, PluginManifest } from './manifest.js';
 import { callHttpTool, type HttpRailNet } from './rails/http/interpreter.js';
 import { decideReadiness, type Readiness } from './readiness/ladder.js';
+import type { LocalMcpRail, LocalPluginSpec } from './rails/mcp-local/local-rail.js';
+import { probeRuntime } from './rails/mcp-local/runtime-probe.js';
 import { type PluginsSettings } from './settings.js';
 import { SUPPORTED_PLUGIN_API } from './store/install.js';
 import type { PluginStore } from './store/store.js';
@@ -29,6 +31,10 @@ export interface PluginState {
   account: string | null;
   tools: string[];
   detail: string | null;
+  /** MCP-rail plugins: the live connection state (connecting, ready, retrying, quarantined…), memory only. */
+  live?: string;
+  /** Hosted MCP: content sent to its tools leaves the machine. */
+  remote?: boolean;
 }
 
 export interface SupervisorDeps {
@@ -43,6 +49,8 @@ export interface SupervisorDeps {
   oauth?: Pick<OAuthManager, 'facts' | 'credential' | 'refresh' | 'invalidate'>;
   secrets: Pick<Keychain, 'get' | 'has'>;
   net: HttpRailNet;
+  /** The local-MCP rail (rails/mcp-local): ready plugins with a node/python/binary runtime run there. */
+  localMcp?: LocalMcpRail;
 }
 
 const FAMILY = { plugin_owned: true } as const;
@@ -54,6 +62,7 @@ export function secretItemOf(settings: PluginsSettings, name: string): string | 
 
 export function createPluginSupervisor(deps: SupervisorDeps) {
   let states: PluginState[] = [];
+  let localNames = new Set<string>();
 
   function toolCapability(manifest: PluginManifest, tool: ManifestTool, ready: boolean): Capability {
     const name = manifest.name;
@@ -117,11 +126,15 @@ export function createPluginSupervisor(deps: SupervisorDeps) {
     const names = new Set<string>([...(deps.catalog?.index.plugins.map((p) => p.name) ?? []), ...installed.keys(), ...settings.enabled]);
     const next: PluginState[] = [];
     const caps: Capability[] = [];
+    const localSpecs: Record<string, LocalPluginSpec> = {};
     for (const name of [...names].sort()) {
       let manifest: PluginManifest | null = null;
+      let dir: string | null = null;
       let loadError: string | null = null;
       try {
-        manifest = installed.has(name) ? deps.store.load(name, deps.catalog?.keys ?? [])?.manifest ?? null : null;
+        const loaded = installed.has(name) ? deps.store.load(name, deps.catalog?.keys ?? []) : null;
+        manifest = loaded?.manifest ?? null;
+        dir = loaded?.dir ?? null;
       } catch (error) {
         loadError = isFermixError(error) ? `${error.code}: ${error.message}` : String(error);
       }
@@ -129,9 +142,12 @@ export function createPluginSupervisor(deps: SupervisorDeps) {
       const compatible = manifest === null || (compareSemver(manifest.min_core_version, deps.coreVersion) <= 0 && (SUPPORTED_PLUGIN_API as readonly number[]).includes(manifest.plugin_api));
       const item = secretItemOf(settings, name);
       const table = settings.tables[name] ?? {};
+      const runtime = manifest?.runtime;
+      // Probed only for enabled plugins: a disabled one costs no process.
+      const probe = enabled && runtime && runtime.kind !== 'remote_mcp' ? probeRuntime(runtime) : null;
       const status = decideReadiness({
         enabled, manifest, loadError, compatible,
-        hostRuntimeOk: !manifest?.tools.some((tool) => tool.rail === 'mcp'),
+        hostRuntimeOk: probe === null ? runtime?.kind === 'remote_mcp' || !manifest?.tools.some((tool) => tool.rail === 'mcp') : probe.ok,
         config: Object.fromEntries(Object.entries(table).filter(([key]) => key !== 'secret_ref' && key !== 'account')),
         hasSecret: item !== null && deps.secrets.has(item),
         workspaceChosen: false,
@@ -143,25 +159,38 @@ export function createPluginSupervisor(deps: SupervisorDeps) {
       if (manifest && (status === 'ready' || (status === 'disabled' && compatible))) {
         for (const tool of manifest.tools) if (tool.rail === 'http') caps.push(toolCapability(manifest, tool, status === 'ready'));
       }
+      const config = Object.fromEntries(Object.entries(table).filter(([key]) => key !== 'secret_ref' && key !== 'account'));
+      if (manifest && dir && status === 'ready' && runtime && runtime.kind !== 'remote_mcp') localSpecs[name] = { manifest, dir, config };
       next.push({
         name, status, enabled,
         version: manifest?.version ?? deps.store.current(name),
         rail: manifest ? [...new Set(manifest.tools.map((tool) => tool.rail))].join(',') : entry?.rails.join(',') ?? null,
         auth_type: manifest?.auth.type ?? entry?.auth_type ?? null,
         account: typeof table.account === 'string' && item !== null ? table.account : null,
-        tools: status === 'ready' && manifest ? manifest.tools.map((tool) => tool.name) : [],
-        detail: loadError,
+        tools: status === 'ready' && manifest ? manifest.tools.filter((tool) => tool.rail === 'http').map((tool) => tool.name) : [],
+        detail: loadError ?? (status === 'missing_host_runtime' ? probe?.detail ?? null : null),
       });
     }
+    // Local MCP plugins run under their own supervision; their tools register when the server is up.
+    deps.localMcp?.apply(localSpecs);
+    localNames = new Set(Object.keys(localSpecs));
     // One synchronous swap: no reader sees half the old plugin tools and half the new ones.
     deps.registry.replace_kind('builtin', FAMILY, caps);
     states = next;
-    return states;
+    return withLive();
+  }
+
+  /** MCP-rail plugins' live connection state is read at call time (it changes after reload returns). */
+  function withLive(): PluginState[] {
+    return states.map((state) => {
+      const live = localNames.has(state.name) ? deps.localMcp?.state(state.name) : undefined;
+      return live ? { ...state, live: live.status, tools: live.tools, detail: live.last_error } : state;
+    });
   }
 
   return {
     reload,
-    states: () => states,
+    states: withLive,
     /** For the runtime prompt: enabled plugins only (ready ones list their tools from the registry). */
     promptStatus: () => states.filter((state) => state.enabled).map((state) => ({ name: state.name, status: state.status })),
   };

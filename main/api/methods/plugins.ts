@@ -134,6 +134,8 @@ export const pluginMethods = {
   'plugins.doctor': defineMethod({
     description: 'The plugins row of doctor: each plugin\'s live readiness and detail, and the dev-key trust setting.',
     input: z.object({ name: name.optional() }).strict().default({}),
-    output: z.object({ trust_dev_key: z.boolean(), plugins: z.array(z.object({ name: z.string(), status, enabled: z.boolean(), version: z.string().nullable(), detail: z.string().nullable() })) }),
+    output: z.object({ trust_dev_key: z.boolean(), plugins: z.array(z.object({ name: z.string(), status, enabled: z.boolean(), version: z.string().nullable(), detail: z.string().nullable(),
+      /** MCP-rail plugins: the daemon's live connection state (memory only); null for HTTP-rail plugins. */
+      live: z.string().nullable().optional(), remote: z.boolean().optional() })) }),
   }),
 };
