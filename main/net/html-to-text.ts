@@ -1,84 +1,23 @@
 /**
- * HTML → readable, markdown-light text for web_fetch (Fermix uses Floki + HtmlText; we add no dependency).
- * Not a full HTML parser: it drops non-content elements, keeps headings (# …), paragraph and line breaks,
- * list items (- …) and links ([text](absolute url)), and decodes entities. Good enough for a model to read a
- * page; anything it gets wrong costs readability, never safety (the output is plain text).
+ * HTML → readable, markdown-light text for web_fetch (reference §2.13). Two maintained libraries do the
+ * work (decision 0023): Mozilla's Readability (Firefox Reader View) picks the page's main content out of
+ * a linkedom DOM — no navigation, cookie banners, sidebars or scripts — and html-to-text lays it out:
+ * `# ` headings, `- ` list items, `[text](absolute url)` links, tables as aligned text, `[image: alt]`.
+ * When Readability finds no article (a table-heavy index, a page that is mostly script), the whole body
+ * is laid out instead, minus non-content elements. The output is plain text: a layout mistake costs
+ * readability, never safety. Caps and Net.Guard stay in web-fetch-core.ts / guarded-fetch.ts.
  */
+import { Readability } from '@mozilla/readability';
+import { convert, type FormatCallback, type HtmlToTextOptions } from 'html-to-text';
+import { parseHTML } from 'linkedom';
 
-// Elements whose whole content is noise for a reader. Matched to the first closing tag, as the HTML
-// tokenizer itself does for script/style raw text.
-const DROPPED = ['script', 'style', 'noscript', 'template', 'nav', 'svg', 'iframe', 'object', 'head'];
-const PARAGRAPH = new Set([
-  'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'table', 'ul', 'ol', 'dl', 'figure', 'hr',
-  'section', 'article', 'header', 'footer', 'main', 'aside', 'address', 'details', 'form', 'fieldset',
-]);
-const LINE = new Set(['div', 'br', 'tr', 'li', 'dt', 'dd', 'figcaption', 'caption', 'summary', 'option']);
-const TAG = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:"[^"]*"|'[^']*'|[^'">])*)>/gu;
+// Never content for a reader; removed before either path runs (Readability drops most, the fallback needs it).
+const NON_CONTENT = 'script, style, noscript, template, nav, svg, iframe, object, head, form, button';
+/** Readability's article must carry at least this share of the body's text, else it missed the content. */
+const MIN_ARTICLE_SHARE = 0.2;
+const LEVEL_ATTRIBUTE = 'data-fermix-heading';
 
-export function htmlToText(html: string, baseUrl?: string): string {
-  const title = /<title\b[^>]*>([\s\S]*?)<\/title\s*>/iu.exec(html)?.[1];
-  // Comments, then <!doctype …> and <?xml …?> declarations: markup, never content.
-  let source = html.replace(/<!--[\s\S]*?(?:-->|$)/gu, '').replace(/<[!?][^>]*>/gu, ' ');
-  for (const name of DROPPED) {
-    source = source.replace(new RegExp(`<${name}\\b[^>]*>[\\s\\S]*?(?:</${name}\\s*>|$)`, 'giu'), ' ');
-  }
-  const out = new TextBuilder();
-  const titleText = title === undefined ? '' : collapse(decodeEntities(title)).trim();
-  if (titleText !== '') {
-    out.text(`Title: ${titleText}`);
-    out.brk(2);
-  }
-  let cursor = 0;
-  let preDepth = 0;
-  const links: Array<{ href: string | undefined; start: number }> = [];
-  for (const match of source.matchAll(TAG)) {
-    out.text(textOf(source.slice(cursor, match.index), preDepth > 0));
-    cursor = match.index + match[0].length;
-    const closing = match[1] === '/';
-    const name = match[2].toLowerCase();
-    const attributes = match[3];
-    if (name === 'pre') preDepth = Math.max(0, preDepth + (closing ? -1 : 1));
-    if (PARAGRAPH.has(name)) out.brk(2);
-    else if (LINE.has(name)) out.brk(1);
-    if (closing) {
-      if (name === 'a') closeLink(out, links.pop());
-      continue;
-    }
-    if (/^h[1-6]$/u.test(name)) out.text(`${'#'.repeat(Number(name[1]))} `);
-    else if (name === 'li') out.text('- ');
-    else if (name === 'a') links.push({ href: absolute(attribute(attributes, 'href'), baseUrl), start: out.length });
-    else if (name === 'img') {
-      const alt = attribute(attributes, 'alt');
-      if (alt) out.text(` [image: ${collapse(alt).trim()}] `);
-    }
-  }
-  out.text(textOf(source.slice(cursor), preDepth > 0));
-  return out.result();
-}
-
-function closeLink(out: TextBuilder, link: { href: string | undefined; start: number } | undefined): void {
-  if (!link?.href) return;
-  const label = out.since(link.start).trim();
-  if (label === '' || label === link.href) return;
-  out.wrapSince(link.start, `[${label}](${link.href})`);
-}
-
-function textOf(raw: string, preformatted: boolean): string {
-  const decoded = decodeEntities(raw);
-  return preformatted ? decoded : collapse(decoded);
-}
-
-function collapse(text: string): string {
-  return text.replace(/[\s\u00a0]+/gu, ' ');
-}
-
-function attribute(attributes: string, name: string): string | undefined {
-  const found = new RegExp(`(?:^|\\s)${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s"'>]+))`, 'iu').exec(attributes);
-  if (!found) return undefined;
-  return decodeEntities(found[1] ?? found[2] ?? found[3] ?? '');
-}
-
-function absolute(href: string | undefined, baseUrl: string | undefined): string | undefined {
+function safeHref(href: string | undefined, baseUrl: string | undefined): string | undefined {
   if (href === undefined || href.trim() === '' || href.startsWith('#')) return undefined;
   try {
     const url = new URL(href.trim(), baseUrl);
@@ -87,6 +26,83 @@ function absolute(href: string | undefined, baseUrl: string | undefined): string
   } catch {
     return undefined;
   }
+}
+
+function collapse(text: string): string {
+  return text.replace(/[\s\u00a0]+/gu, ' ').trim();
+}
+
+function options(baseUrl: string | undefined): HtmlToTextOptions {
+  const heading = (level: number): FormatCallback => (elem, walk, builder) => {
+    builder.openBlock({ leadingLineBreaks: 2 });
+    const original = Number(elem.attribs?.[LEVEL_ATTRIBUTE]);
+    builder.addInline(`${'#'.repeat(original >= 1 && original <= 6 ? original : level)} `);
+    walk(elem.children, builder);
+    builder.closeBlock({ trailingLineBreaks: 2 });
+  };
+  const link: FormatCallback = (elem, walk, builder) => {
+    const href = safeHref(elem.attribs?.href, baseUrl);
+    if (href === undefined) return walk(elem.children, builder);
+    // The label is laid out by the library (entities, nested inline tags), then wrapped as markdown.
+    const label = collapse(convert(`<span>${(elem.children ?? []).length ? renderChildren(elem) : ''}</span>`, { wordwrap: false }));
+    if (label === '' || label === href) return builder.addInline(href);
+    builder.addInline(`[${label}](${href})`);
+  };
+  const image: FormatCallback = (elem, _walk, builder) => {
+    const alt = collapse(elem.attribs?.alt ?? '');
+    if (alt !== '') builder.addInline(`[image: ${alt}]`);
+  };
+  return {
+    wordwrap: false,
+    preserveNewlines: false,
+    formatters: { fermixHeading1: heading(1), fermixHeading2: heading(2), fermixHeading3: heading(3), fermixHeading4: heading(4), fermixHeading5: heading(5), fermixHeading6: heading(6), fermixLink: link, fermixImage: image },
+    selectors: [
+      ...[1, 2, 3, 4, 5, 6].map((level) => ({ selector: `h${level}`, format: `fermixHeading${level}` })),
+      { selector: 'a', format: 'fermixLink' },
+      { selector: 'img', format: 'fermixImage' },
+      { selector: 'ul', options: { itemPrefix: '- ' } },
+      { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false, maxColumnWidth: 40 } },
+      { selector: 'hr', format: 'skip' },
+    ],
+  };
+}
+
+/** The element's inner HTML, for the link label (html-to-text hands formatters parsed nodes). */
+function renderChildren(elem: Parameters<FormatCallback>[0]): string {
+  const text = (node: { type?: string; data?: string; children?: unknown[] }): string =>
+    node.type === 'text' ? escape(node.data ?? '') : (node.children ?? []).map((child) => text(child as typeof node)).join('');
+  return text(elem as never);
+}
+
+function escape(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+}
+
+export function htmlToText(html: string, baseUrl?: string): string {
+  // linkedom builds no body for a bare fragment; a page's own <html>/<body> is kept as it is.
+  const { document } = parseHTML(/<(?:html|body)[\s>]/iu.test(html) ? html : `<!doctype html><html><body>${html}</body></html>`);
+  const title = collapse(document.querySelector('title')?.textContent ?? '');
+  for (const node of [...document.querySelectorAll(NON_CONTENT)]) node.remove();
+  // Readability renames h1 to h2 (it keeps one top heading per article); the level rides along as an attribute.
+  for (const node of [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')]) node.setAttribute(LEVEL_ATTRIBUTE, node.tagName.slice(1));
+  const bodyHtml = document.body?.innerHTML ?? html;
+  const bodyText = collapse(document.body?.textContent ?? '');
+  let content = bodyHtml;
+  try {
+    // Readability mutates the document it reads; the body HTML above is the fallback, taken first.
+    const article = new Readability(document as unknown as Document, { charThreshold: 200 }).parse();
+    const articleText = collapse(article?.textContent ?? '');
+    if (article?.content && articleText.length >= MIN_ARTICLE_SHARE * bodyText.length) content = article.content;
+  } catch {
+    // A page Readability cannot walk is laid out whole.
+  }
+  const text = convert(content, options(baseUrl))
+    .split('\n')
+    .map((line) => line.replace(/[ \t\u00a0]+$/u, ''))
+    .join('\n')
+    .replace(/\n{3,}/gu, '\n\n')
+    .trim();
+  return title === '' ? text : `Title: ${title}${text === '' ? '' : `\n\n${text}`}`;
 }
 
 const NAMED: Record<string, string> = {
@@ -104,48 +120,4 @@ export function decodeEntities(text: string): string {
     const invalid = code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff);
     return invalid ? '\ufffd' : String.fromCodePoint(code);
   });
-}
-
-/** Accumulates text with pending breaks, so nested blocks give one blank line, not five. */
-class TextBuilder {
-  private buffer = '';
-  private pending = 0;
-
-  get length(): number {
-    return this.buffer.length;
-  }
-
-  brk(level: 1 | 2): void {
-    if (this.buffer !== '') this.pending = Math.max(this.pending, level);
-  }
-
-  text(piece: string): void {
-    if (piece === '' || (piece === ' ' && (this.pending > 0 || /\s$/u.test(this.buffer) || this.buffer === ''))) return;
-    if (this.pending > 0) {
-      this.buffer = this.buffer.replace(/[ \t]+$/u, '') + '\n'.repeat(this.pending);
-      this.pending = 0;
-      piece = piece.replace(/^ +/u, '');
-      if (piece === '') return;
-    }
-    if (/\s$/u.test(this.buffer) && piece.startsWith(' ')) piece = piece.slice(1);
-    this.buffer += piece;
-  }
-
-  since(start: number): string {
-    return this.buffer.slice(start);
-  }
-
-  wrapSince(start: number, replacement: string): void {
-    const leading = /^\s*/u.exec(this.buffer.slice(start))?.[0] ?? '';
-    this.buffer = this.buffer.slice(0, start) + leading + replacement;
-  }
-
-  result(): string {
-    return this.buffer
-      .split('\n')
-      .map((line) => line.replace(/[ \t\u00a0]+$/u, ''))
-      .join('\n')
-      .replace(/\n{3,}/gu, '\n\n')
-      .trim();
-  }
 }
