@@ -11,6 +11,7 @@ import { lastMessageIsToolResult, lastUserText, startModelServer, toolResultsOf,
 import { apiCall, waitFor } from '../test/support/daemon-process.js';
 import { providerConfig, sendMessage, startAppSession, type AppSession } from './support/app-session.js';
 import { saveScreenshot } from './support/chromium.js';
+import { shootConversation } from './support/chat-shots.js';
 
 /** The focus is inside an approval card (a string: the e2e tsconfig has no DOM types). */
 const cardHasFocus = (page: Page) => page.evaluate<boolean>("document.activeElement?.closest('.approval-card') !== null");
@@ -66,6 +67,8 @@ describe('approval cards', () => {
     await page.getByRole('status').filter({ hasText: 'Queued — it runs after the approval above is answered' }).waitFor({ timeout: 10_000 });
     await saveScreenshot(page, 'approvals-shell-1280x800-light');
 
+    // The other sizes and themes of the waiting card, while it waits (it counts toward the wait below).
+    await shootConversation(app.browser, app.daemon.url, /^Approvals/, 'approvals-shell', [{ width: 1280, height: 800, colorScheme: 'dark' }, { width: 800, height: 600, colorScheme: 'light' }], 'Run a command?');
     // Enough waiting that a duration including it could not pass for the run of `git init`.
     await waitFor(() => Date.now() - parkedAt >= 1_500, 5_000, 'time to pass while the card waits');
     await card.locator('.approval-panel').focus();

@@ -9,6 +9,7 @@ import { lastUserText, startModelServer, type ModelServer } from '../test/fixtur
 import { apiCall } from '../test/support/daemon-process.js';
 import { messageBox, providerConfig, sendMessage, startAppSession, type AppSession } from './support/app-session.js';
 import { saveScreenshot } from './support/chromium.js';
+import { shootConversation } from './support/chat-shots.js';
 
 const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 const answers = (page: Page) => page.getByRole('article', { name: 'Fermix' });
@@ -61,6 +62,7 @@ describe('chat actions', () => {
     await page.getByLabel('Conversation total').filter({ hasText: 'This conversation: 421 in · 65 out tokens' }).waitFor();
     expect(await page.getByLabel('Conversation total').count()).toBe(1);
     await saveScreenshot(page, 'chat-actions-1280x800-light');
+    await shootConversation(app.browser, app.daemon.url, /^Trip/, 'chat-actions', [{ width: 1280, height: 800, colorScheme: 'dark' }, { width: 800, height: 600, colorScheme: 'light' }], 'This conversation:');
     expect(app.errors).toEqual([]);
   });
 

@@ -9,6 +9,7 @@ import { startModelServer, type ModelServer } from '../test/fixtures/model-serve
 import { apiCall } from '../test/support/daemon-process.js';
 import { providerConfig, sendMessage, startAppSession, type AppSession } from './support/app-session.js';
 import { saveScreenshot } from './support/chromium.js';
+import { shootConversation } from './support/chat-shots.js';
 
 let server: ModelServer;
 beforeAll(async () => {
@@ -108,6 +109,7 @@ describe('pausing the running turn', () => {
     expect((await banner.boundingBox())!.y).toBeGreaterThan(replyBox!.y);
     expect(await page.getByRole('region', { name: /^Turn pa/ }).count()).toBe(1);
     await saveScreenshot(page, 'controls-turn-paused');
+    await shootConversation(app.browser, app.daemon.url, /^what does content_search/, 'controls-turn-paused', [{ width: 1280, height: 800, colorScheme: 'dark' }, { width: 800, height: 600, colorScheme: 'light' }], 'Paused here');
 
     await banner.getByRole('button', { name: 'Resume' }).click();
     await page.getByText('content_search finds text in files under your roots.').waitFor({ timeout: 15_000 });
