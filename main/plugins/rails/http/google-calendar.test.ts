@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rejectionOf } from '../../../net/test-support.js';
 import { GOOGLE_READONLY_TOKEN } from '../../../../test/fixtures/plugin-fakes/google-fake.js';
 import { startGoogleKit } from './google-test-kit.js';
+import { createTestPolicy } from '../../../net/test-policy.js';
 
 let kit: Awaited<ReturnType<typeof startGoogleKit>>;
-beforeAll(async () => { kit = await startGoogleKit('google_calendar', 'www.googleapis.com'); });
+beforeAll(async () => { kit = await startGoogleKit('google_calendar', 'www.googleapis.com', createTestPolicy()); });
 afterAll(() => kit.fake.close());
 const lastPath = () => kit.fake.server.requests.at(-1)!.path;
 
