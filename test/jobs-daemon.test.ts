@@ -212,4 +212,33 @@ describe('scheduled jobs in a real daemon with a controllable clock', () => {
     await waitFor(async () => (await latest()).status === 'error', 15_000, 'the idle run to be stopped');
     expect((await latest()).error).toMatchObject({ code: 'inactivity_timeout', message: 'The run made no progress for 30 s and was stopped.' });
   });
+
+  it('a transient provider failure before any tool ran retries the whole run after a backoff on the job clock', async () => {
+    let healthy = false;
+    let healthyRequests = 0;
+    server.setScript((request) => {
+      if (lastUserText(request).includes('You are running the scheduled job')) {
+        if (!healthy) return { error: 503, message: 'overloaded' };
+        healthyRequests += 1;
+        return { text: 'made it on the retry' };
+      }
+      if (toolResultsOf(request).length > 0) return { text: 'Scheduled.' };
+      return { toolCalls: [{ name: 'schedule_job', arguments: { name: 'Flaky', schedule: 'every 1 days', task: 'Try.' } }] };
+    });
+    await turnCompleted((await dispatch('chat.send', { message: 'a flaky job' })).turn_id);
+    await dispatch('jobs.run_now', { job_id: 'flaky' });
+    const latest = async () => (await dispatch('jobs.runs', { job_id: 'flaky' })).runs[0];
+    await waitFor(async () => (await latest())?.conversation_id != null, 15_000, 'the first attempt');
+    const first = (await latest()).conversation_id as string;
+    await waitFor(() => events.some((event) => event.stream === first && event.type === 'chat.turn_finished'), 20_000, 'the first attempt to fail');
+    expect((await latest()).status).toBe('running'); // waiting for its backoff, not failed
+    healthy = true;
+    await waitFor(async () => {
+      if (healthyRequests === 0) clock.advance(30_000); // the backoff is on the job clock
+      return (await latest()).status === 'ok';
+    }, 20_000, 'the retry to succeed');
+    const run = await latest();
+    expect(run.response).toBe('made it on the retry');
+    expect(run.conversation_id).not.toBe(first);
+  });
 });

@@ -59,8 +59,29 @@ export function jobPrompt(job: Pick<JobRow, 'id' | 'name' | 'task' | 'timezone'>
   ].join('\n');
 }
 
+/**
+ * Reference §2.8: transient failures retry the whole loop with bounded backoff, but only before any tool
+ * has run (a tool may have had effects). The provider errors that can pass on their own.
+ */
+export const TRANSIENT_CODES: ReadonlySet<string> = new Set(['provider_unreachable', 'provider_unavailable', 'provider_timeout', 'provider_rate_limited', 'provider_stream_cut']);
+export const RETRY_DELAYS_MS: readonly number[] = [30_000, 120_000];
+
 export function createJobRunner(options: RunnerOptions) {
+  const wait = (ms: number) => new Promise<void>((resolve) => options.clock.setTimer(resolve, ms));
   return async function execute(job: JobRow, run: RunRow): Promise<RunOutcome> {
+    const used = { input_tokens: 0, output_tokens: 0, cost_usd: null as number | null };
+    for (let attempt = 0; ; attempt += 1) {
+      const { outcome, toolsRan } = await once(job, run);
+      used.input_tokens += outcome.input_tokens;
+      used.output_tokens += outcome.output_tokens;
+      if (outcome.cost_usd !== null) used.cost_usd = (used.cost_usd ?? 0) + outcome.cost_usd;
+      const retry = outcome.status === 'error' && !toolsRan && TRANSIENT_CODES.has(outcome.error_code ?? '') && attempt < RETRY_DELAYS_MS.length;
+      if (!retry) return { ...outcome, ...used };
+      await wait(RETRY_DELAYS_MS[attempt]);
+    }
+  };
+
+  async function once(job: JobRow, run: RunRow): Promise<{ outcome: RunOutcome; toolsRan: boolean }> {
     const sent = options.agent.send({
       message: run.prompt,
       title: `Job · ${job.name}`,
@@ -105,17 +126,19 @@ export function createJobRunner(options: RunnerOptions) {
     }
     const calls = options.agent.turnsOf(sent.conversation_id, 1).flatMap((turn) => turn.tool_calls);
     const counts = { tool_failures: calls.filter((call) => call.status === 'error').length, input_tokens: summary.usage.input_tokens, output_tokens: summary.usage.output_tokens, cost_usd: summary.cost_usd };
+    const toolsRan = calls.length > 0;
+    const result = (outcome: RunOutcome) => ({ outcome, toolsRan });
     // `ok` only means the loop finished (reference §2.8): tool failures are counted beside it.
     if (summary.status === 'completed' || summary.status === 'partial') {
-      return { status: 'ok', response: summary.text, silent: isSilent(summary.text), ...counts, error_code: null, error_message: null, error_hint: null };
+      return result({ status: 'ok', response: summary.text, silent: isSilent(summary.text), ...counts, error_code: null, error_message: null, error_hint: null });
     }
     if (timedOut === 'inactivity_timeout') {
-      return { status: 'error', response: summary.text || null, silent: false, ...counts, error_code: 'inactivity_timeout', error_message: `The run made no progress for ${idleSeconds} s and was stopped.`, error_hint: `Raise or clear inactivity_timeout_seconds for ${job.id}, or check the provider with \`fermix doctor\`.` };
+      return result({ status: 'error', response: summary.text || null, silent: false, ...counts, error_code: 'inactivity_timeout', error_message: `The run made no progress for ${idleSeconds} s and was stopped.`, error_hint: `Raise or clear inactivity_timeout_seconds for ${job.id}, or check the provider with \`fermix doctor\`.` });
     }
     if (timedOut) {
-      return { status: 'error', response: summary.text || null, silent: false, ...counts, error_code: 'timeout', error_message: `The run was stopped after its timeout of ${job.timeout_seconds} s.`, error_hint: `Raise timeout_seconds with update_job, or narrow the task of ${job.id}.` };
+      return result({ status: 'error', response: summary.text || null, silent: false, ...counts, error_code: 'timeout', error_message: `The run was stopped after its timeout of ${job.timeout_seconds} s.`, error_hint: `Raise timeout_seconds with update_job, or narrow the task of ${job.id}.` });
     }
     const error = summary.error ?? { code: summary.stop_reason ?? summary.status, message: `The run ended ${summary.status}.`, hint: 'See `fermix logs -n 50`.' };
-    return { status: 'error', response: summary.text || null, silent: false, ...counts, error_code: error.code, error_message: error.message, error_hint: error.hint };
-  };
+    return result({ status: 'error', response: summary.text || null, silent: false, ...counts, error_code: error.code, error_message: error.message, error_hint: error.hint });
+  }
 }
