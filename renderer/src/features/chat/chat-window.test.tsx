@@ -108,6 +108,22 @@ describe('the chat', () => {
     expect(screen.queryByRole('group', { name: /^Approval needed/ })).toBeNull();
   });
 
+  it('leaves the focus in a half-typed message when an approval card appears (its letters would answer the card)', async () => {
+    const daemon = await openWindow(scriptedSend(() => {}));
+    await type('start');
+    const box = screen.getByRole('textbox', { name: 'Message' });
+    await act(async () => {
+      fireEvent.change(box, { target: { value: 'and then' } });
+      box.focus();
+      const conversation = daemon.rows[0].id;
+      daemon.emit(conversation, 'chat.tool_call', { turn_id: 'T1', call_id: 'c1', name: 'shell', requested_name: 'shell', args: { command: 'make' } });
+      daemon.emit(conversation, 'chat.parked', { turn_id: 'T1', call_id: 'c1', approval_id: 'A2', capability: 'shell', reason: 'r', card: { id: 'A2', capability: 'shell', args: { command: 'make' }, reason: 'r' } });
+      await later();
+    });
+    await screen.findByRole('group', { name: 'Approval needed: Run a command' });
+    expect(document.activeElement).toBe(box);
+  });
+
   it('shows a folder request, approves it with /confirm TOKEN, and stops with Escape', async () => {
     const daemon = await openWindow((get) => ({
       ...scriptedSend((d, conversation, turn) => {

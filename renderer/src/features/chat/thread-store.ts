@@ -8,6 +8,7 @@ import { discardUploads, uploadFiles } from './attachments/upload.js';
 import { firstWords } from '../conversations/first-words.js';
 import { messageText, parseSlashCommand, SLASH_COMMANDS, type SlashCommand } from './slash-commands.js';
 import { applyThreadEvent, approvalFromCard } from './thread/apply-event.js';
+import { messageActions } from './thread/message-actions.js';
 import { buildThread, matchMessagesToTurns } from './thread/build-thread.js';
 import { activeTurn, type Compaction, type StoredMessage, type Thread, type ThreadItem, type TurnSummary } from './thread/thread-types.js';
 
@@ -379,29 +380,7 @@ export function createThreadStore(deps: ThreadDeps): StoreApi<ThreadState> {
         }
       },
 
-      async retrySend(key) {
-        const row = get().thread?.items.find((item) => item.kind === 'user' && item.key === key);
-        if (!row || row.kind !== 'user' || !row.failed || row.text === null) return;
-        update((thread) => ({ ...thread, items: thread.items.filter((item) => item.key !== key) }));
-        // A message that began with a slash was typed as "//…": resend it as a message again, not a command.
-        await get().submit(row.text.startsWith('/') ? `/${row.text}` : row.text);
-      },
-
-      async fork(turnId, message) {
-        const thread = get().thread;
-        if (!thread) return undefined;
-        try {
-          const forked = await client.call('chat.fork', { conversation_id: thread.conversationId, turn_id: turnId, ...(message === undefined ? {} : { message }) });
-          return forked.conversation_id;
-        } catch (error) {
-          notice(message === undefined ? 'Regenerating did not work.' : 'Sending the edited message did not work.', toWireError(error));
-          return undefined;
-        }
-      },
-
-      continueTurn() {
-        return get().submit('Continue from where you stopped.');
-      },
+      ...messageActions({ client, get, update, notice }),
 
       async answerDirectory(token, decision) {
         const set_ = (change: (item: Item<'directory'>) => Item<'directory'>) => mapItems((item) => (item.kind === 'directory' && item.token === token ? change(item) : item));

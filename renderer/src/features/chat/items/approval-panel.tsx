@@ -7,8 +7,8 @@ import { contentPreview, plainReason, ruleWords, targetOf } from './approval-wor
 /**
  * The question part of an approval: what will run (the exact command, or the content a write puts in a
  * file), the warning for unjailed commands, what "Always allow" saves (in words), and the three answers.
- * It takes focus when it appears so the keys answer it at once: Enter = allow once, A = always,
- * D or Escape = deny. Keys typed in the message box are never taken (the box keeps its own Enter).
+ * It takes focus when it appears (unless a half-typed message has it) so the keys answer it at once:
+ * Enter = allow once, A = always, D or Escape = deny. Keys typed in the message box are never taken.
  */
 export function ApprovalPanel({ approval, capability, args }: { approval: ApprovalItem; capability: string; args: unknown }) {
   const answer = useThread((state) => state.answerApproval);
@@ -22,8 +22,11 @@ export function ApprovalPanel({ approval, capability, args }: { approval: Approv
   const rule = approval.alwaysCovers ? ruleWords(capability, approval.alwaysCovers) : null;
 
   useEffect(() => {
-    // Once, when the card appears: a later re-render must not pull focus back from the message box.
-    panel.current?.focus({ preventScroll: false });
+    // Once, when the card appears: a later re-render must not pull focus back from the message box. Not
+    // while the person is half-way through typing something: their next letters would answer the card.
+    const active = document.activeElement;
+    const typing = (active instanceof HTMLTextAreaElement || active instanceof HTMLInputElement) && active.value.trim() !== '';
+    if (!typing) panel.current?.focus({ preventScroll: false });
   }, [approval.approvalId]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
