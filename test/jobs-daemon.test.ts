@@ -241,4 +241,22 @@ describe('scheduled jobs in a real daemon with a controllable clock', () => {
     expect(run.response).toBe('made it on the retry');
     expect(run.conversation_id).not.toBe(first);
   });
+
+  it('the scheduling tools answer through the invoke boundary (fermix capabilities call)', async () => {
+    const call = (name: string, args: Record<string, unknown>) => daemon.dispatcher.dispatch('capabilities.call', { name, args, interactive: true }, CALL);
+    const listed = await call('list_jobs', { state: 'done' });
+    expect(listed.ok && (listed.result as any).data.jobs.map((job: any) => job.id)).toEqual(['stretch']);
+    const runs = await call('list_job_runs', { job_id: 'stretch', limit: 5 });
+    const runId = runs.ok ? (runs.result as any).data.runs[0].id : '';
+    const one = await call('get_job_run', { run_id: runId });
+    expect(one.ok && (one.result as any).data.run).toMatchObject({ job_id: 'stretch', response: 'Time to stretch: stand up for two minutes.' });
+    const missing = await call('get_job_run', { run_id: 'run_nope' });
+    expect(!missing.ok && missing.error.code).toBe('not_found');
+    // A write tool asks first (read_write); once approved, its own refusal comes back with its tag.
+    const pending = call('update_job', { job_id: 'stretch' });
+    await waitFor(async () => (await dispatch('approvals.list')).pending.length === 1, 15_000, 'the update_job card');
+    await dispatch('approvals.answer', { id: (await dispatch('approvals.list')).pending[0].id, answer: 'once' });
+    const empty = await pending;
+    expect(!empty.ok && empty.error.code).toBe('empty_update');
+  });
 });
