@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -87,12 +87,21 @@ export async function apiCall(daemon: Pick<DaemonProcess, 'base' | 'token'>, met
   return { status: response.status, body: (await response.json()) as { result?: any; error?: { code: string; message: string; hint: string } } };
 }
 
+/**
+ * Alive = signalable and not a zombie. A daemon started detached (`fermix restart`) is not our child,
+ * so once it exits it can linger as a zombie until the container's PID 1 reaps it; kill(0) still
+ * succeeds on a zombie, but it has exited.
+ */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/su.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true; // no /proc (not Linux): kill(0) is all we have
   }
 }
 
