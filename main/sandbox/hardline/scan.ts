@@ -226,7 +226,9 @@ export function scanStructure(src: string): Structure {
     }
     if (!inWord) tokens += 1;
     inWord = true;
-    let j = i;
+    // Always at least one character (a `#` inside a word lands here): the scan must move on.
+    let j = i + 1;
+    if (GLOBBY[src.charCodeAt(i)] === 1) tokens += 1;
     while (j < n && isPlain(src[j])) {
       // Braces, commas and glob characters split a word into several nodes of the parser's tree.
       if (GLOBBY[src.charCodeAt(j)] === 1) tokens += 1;
