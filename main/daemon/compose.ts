@@ -46,6 +46,8 @@ import { createPluginHandlers } from './plugin-handlers.js';
 import { authTokensDoctorCheck, pluginsDoctorCheck } from '../plugins/doctor-check.js';
 import { createJobs, type JobClock } from '../jobs/index.js';
 import { createJobHandlers } from './job-handlers.js';
+import { createMemorySkillHandlers } from './memory-skill-handlers.js';
+import { spawnSuccessor } from './restart.js';
 import { createMemoryService } from '../memory/service.js';
 import { createSkillService, type SkillService } from '../skills/service.js';
 import { mainAgentRole } from '../core/capabilities/roles.js';
@@ -62,6 +64,8 @@ export interface DaemonOptions {
   macPermissions?: () => MacPermissions | undefined;
   /** Tests only: Net.Guard options for plugin HTTP rails (the minted loopback policy, a test CA). No config key reaches this. */
   pluginNet?: HttpRailNet;
+  /** From the Electron shell: relaunch the app (app.relaunch + app.exit) for system.restart; headless daemons respawn instead. */
+  relaunch?: () => void;
   /** Tests only: the jobs scheduler's clock (a manual clock runs a job "at its time" without waiting). */
   jobsClock?: JobClock;
 }
@@ -274,6 +278,14 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
         setTimeout(() => stopRequested('stop requested over the API'), 10);
         return { stopping: true as const, pid: process.pid };
       },
+      'system.restart': () => {
+        // Answer first, then stop (as system.stop); the successor waits for this pid to be gone.
+        const mode = options.relaunch ? ('relaunch' as const) : ('respawn' as const);
+        if (mode === 'respawn') spawnSuccessor(port);
+        logger.info('restart requested over the API', { mode });
+        setTimeout(() => (options.relaunch ? options.relaunch() : stopRequested('restart requested over the API')), 10);
+        return { restarting: true as const, pid: process.pid, mode };
+      },
       'system.doctor': async () => ({ checks: await doctor.run() }),
       ...createConversationHandlers({ conversations, events }),
       'events.replay': (input) => events.replay(input.stream, input.after_seq),
@@ -281,7 +293,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       ...createChatHandlers(agent, { events }),
       ...createChatHistoryHandlers({ db }),
       ...createAttachmentHandlers({ store: attachmentStore, db, logger }),
-      ...createComputerHandlers({ control: computerUse, config: configReader, native: computerNative }),
+      ...createComputerHandlers({ control: computerUse, config: configReader, native: computerNative, configFile: paths.config, bootEnabled: config.fermix_core.computer_use.enabled }),
       ...createSettingsHandlers({
         configFile: paths.config,
         fermixHome: paths.home,
@@ -294,6 +306,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       ...createVoiceHandlers({ config: configReader, keychain: secretStoreFor, logger }),
       ...createPluginHandlers(plugins),
       ...createJobHandlers(jobs.service),
+      ...createMemorySkillHandlers({ memory, skills }),
       ...createMcpHandlers(mcp, { configFile: paths.config, secrets: () => secretStoreFor(configReader().fermix_core.profile) }),
       'directory_access.pending': (input) => ({
         pending: tools.directoryAccess.pending(input.conversation_id).map((grant) => ({

@@ -42,6 +42,11 @@ async function run(): Promise<void> {
       rendererDir: paths.renderer,
       // Windows has no millisecond idle reader; Electron's whole seconds serve there (main/computer/idle.ts).
       systemIdleSeconds: () => powerMonitor.getSystemIdleTime(),
+      // system.restart (the Computer Use card's Restart now): the quit path stops the daemon, then the app starts anew.
+      relaunch: () => {
+        app.relaunch();
+        app.quit();
+      },
       // macOS permissions for computer use, reported by doctor (they are not part of the registration gate).
       macPermissions: () =>
         process.platform === 'darwin'

@@ -12,6 +12,8 @@ export const computerStateSchema = z.object({
   paused: z.boolean(),
   /** One sentence for people: what the state means right now. */
   summary: z.string(),
+  /** True when config.toml's enabled differs from what this daemon started with (computer.set_enabled; a restart applies it). */
+  restart_required: z.boolean().optional(),
 });
 export type ComputerState = z.infer<typeof computerStateSchema>;
 
@@ -27,6 +29,15 @@ export const computerMethods = {
     description: '/pause: computer use refuses further actions until resumed (the running turn goes on).',
     input: z.object({}).strict().default({}),
     output: changeOutput,
+  }),
+  'computer.set_enabled': defineMethod({
+    description: 'Turn computer use on or off ([fermix_core.computer_use] enabled in config.toml); enabling checks the native layer first. Applies on the next daemon restart.',
+    input: z.object({ enabled: z.boolean() }).strict(),
+    output: computerStateSchema.extend({
+      restart_required: z.boolean(),
+      /** The native layer's answer when enabling (a display, not Wayland, the desktop library loads); null when disabling. */
+      native: z.object({ available: z.boolean(), detail: z.string() }).nullable(),
+    }),
   }),
   'computer.resume': defineMethod({
     description: '/resume: computer use may act again.',

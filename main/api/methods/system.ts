@@ -33,6 +33,11 @@ export const systemMethods = {
     input: z.object({}).strict().default({}),
     output: z.object({ stopping: z.literal(true), pid: z.number().int() }),
   }),
+  'system.restart': defineMethod({
+    description: 'Restart the daemon (settings that apply at start, e.g. computer use). Headless: a successor starts on the same port; in the app: the app relaunches.',
+    input: z.object({}).strict().default({}),
+    output: z.object({ restarting: z.literal(true), pid: z.number().int(), mode: z.enum(['respawn', 'relaunch']) }),
+  }),
   'system.doctor': defineMethod({
     description: 'Run the doctor checks inside the daemon.',
     input: z.object({}).strict().default({}),

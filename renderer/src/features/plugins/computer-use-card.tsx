@@ -22,6 +22,7 @@ export function ComputerUseCard({ store }: { store: StoreApi<PluginsState> }) {
   }, [enabled, check, store]);
   const nativeOk = check ? check.status === 'OK' || check.status === 'WARN' : null;
   const ready = enabled && nativeOk === true;
+  const restartRequired = computer?.restart_required === true;
   const missing = !enabled ? 'Computer use is off ([fermix_core.computer_use] enabled = false).' : nativeOk === false ? `The native layer is not usable: ${check?.detail}.` : null;
   return (
     <article className="card plugin-card" aria-labelledby={titleId} data-plugin="computer_use_sidecar">
@@ -48,7 +49,18 @@ export function ComputerUseCard({ store }: { store: StoreApi<PluginsState> }) {
           command={'# in config.toml (fermix config path shows where):\n[fermix_core.computer_use]\nenabled = true\n\nfermix restart'}
         />
       )}
+      {restartRequired && <p className="small plugin-missing" role="status">The change applies when the daemon restarts.</p>}
       <div className="actions plugin-actions">
+        {!enabled && (
+          <button type="button" className="primary" onClick={() => void store.getState().setComputerEnabled(true)} disabled={busy !== undefined}>
+            Enable
+          </button>
+        )}
+        {restartRequired && (
+          <button type="button" className="primary" onClick={() => void store.getState().restartDaemon()} disabled={busy !== undefined}>
+            Restart now
+          </button>
+        )}
         <button type="button" onClick={() => void store.getState().checkComputer()} disabled={busy !== undefined}>
           {busy ?? 'Check the native layer'}
         </button>

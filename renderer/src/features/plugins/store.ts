@@ -45,6 +45,10 @@ export interface PluginsState {
   setConfig(name: string, key: string, value: string): Promise<boolean>;
   recheck(name: string): Promise<void>;
   checkComputer(): Promise<void>;
+  /** computer.set_enabled: writes config.toml; the daemon applies it on its next start. */
+  setComputerEnabled(enabled: boolean): Promise<void>;
+  /** system.restart, then waits for the daemon to answer again and reloads the card. */
+  restartDaemon(): Promise<void>;
   setOAuthClient(name: string, provider: 'google' | 'github' | 'notion' | 'x' | 'slack' | 'tesla', clientId: string, clientSecret: string): Promise<boolean>;
   /** Starts the sign-in, opens the provider's page in a new tab, and waits for the loopback redirect. */
   connect(name: string): Promise<void>;
@@ -171,6 +175,40 @@ export function createPluginsStore(client: ApiClient): StoreApi<PluginsState> {
         try {
           const [computer, doctor] = await Promise.all([client.call('computer.status'), client.call('system.doctor')]);
           set({ computer, computerCheck: doctor.checks.find((check) => check.id === 'computer_use_permissions') ?? null, errors: omit(get().errors, 'computer_use') });
+        } catch (error) {
+          set({ errors: { ...get().errors, computer_use: toWireError(error) } });
+        } finally {
+          set({ busy: omit(get().busy, 'computer_use') });
+        }
+      },
+      async setComputerEnabled(enabled) {
+        set({ busy: { ...get().busy, computer_use: enabled ? 'Enabling…' : 'Disabling…' } });
+        try {
+          const { native, ...computer } = await client.call('computer.set_enabled', { enabled });
+          set({ computer, computerCheck: native && !native.available ? { id: 'computer_use_permissions', title: 'Computer use', status: 'FAIL', detail: native.detail, fix: '' } : get().computerCheck, errors: omit(get().errors, 'computer_use') });
+        } catch (error) {
+          set({ errors: { ...get().errors, computer_use: toWireError(error) } });
+        } finally {
+          set({ busy: omit(get().busy, 'computer_use') });
+        }
+      },
+      async restartDaemon() {
+        set({ busy: { ...get().busy, computer_use: 'Restarting…' } });
+        try {
+          const { pid } = await client.call('system.restart');
+          // The successor listens on the same port; the window's session cookie survives the restart.
+          const deadline = Date.now() + 30_000;
+          for (;;) {
+            await new Promise((resolve) => setTimeout(resolve, 250));
+            try {
+              const status = await client.call('system.status');
+              if (status.pid !== pid) break;
+            } catch (error) {
+              if (Date.now() > deadline) throw error;
+            }
+            if (Date.now() > deadline) throw new Error('The daemon did not come back within 30 s; run `fermix status`.');
+          }
+          set({ computer: await client.call('computer.status'), computerCheck: null, errors: omit(get().errors, 'computer_use') });
         } catch (error) {
           set({ errors: { ...get().errors, computer_use: toWireError(error) } });
         } finally {
