@@ -1,0 +1,121 @@
+/**
+ * One hosted-MCP session (Streamable HTTP, SDK client) for a plugin_api 3 plugin: initialize, raw
+ * discovery checked against the signed contract (contract.ts; ≤10 pages, cursor ≤1 KiB, ≤128 tools),
+ * paced calls (pacer.ts), results text only and ≤2 MiB. Errors are classed for the runner: only
+ * unreachability (`remote_unreachable`) is retried; a rejected token (`reauthorization_required`),
+ * a policy refusal (`remote_security_blocked`), a protocol error or a contract mismatch stop at once.
+ */
+import { z } from 'zod';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolResult } from '../../../core/capabilities/index.js';
+import { FermixError, isFermixError } from '../../../core/errors.js';
+import { FERMIX_VERSION } from '../../../core/version.js';
+import { REMOTE_LIMITS } from '../../../mcp/client.js';
+import type { HttpRailNet } from '../http/interpreter.js';
+import { checkContract, type DeclaredTool } from './contract.js';
+import { hostedFetch } from './hosted-fetch.js';
+import { createCallPacer, HOSTED_PACING } from './pacer.js';
+
+export const HOSTED_DEADLINES = Object.freeze({ initializeMs: 15_000, discoverPageMs: 15_000, callMs: 60_000 });
+const MAX_CURSOR_BYTES = 1024;
+const rawPage = z.object({ tools: z.array(z.object({ name: z.unknown() }).passthrough()), nextCursor: z.string().optional() }).passthrough();
+
+export interface HostedSessionOptions {
+  plugin: string;
+  url: string;
+  token: string;
+  declared: readonly DeclaredTool[];
+  net: HttpRailNet;
+  pacing?: { minGapMs: number; maxQueued: number };
+}
+
+const err = (code: string, message: string, hint: string, data: Record<string, unknown> = {}) => new FermixError({ code, message, hint, data });
+
+/** Maps a transport or SDK failure to the hosted rail's states. */
+export function classifyHostedError(plugin: string, error: unknown): FermixError {
+  if (isFermixError(error)) return error;
+  if (error instanceof StreamableHTTPError) {
+    if (error.code === 401) return err('reauthorization_required', `${plugin} rejected the stored access token.`, `Store a new one with \`fermix plugins auth set ${plugin}\` (or on the setup Plugins page).`, { plugin });
+    if (error.code === 403) return err('remote_security_blocked', `${plugin} refused the request by its policy (HTTP 403).`, `Check the token's permissions, then \`fermix plugins auth set ${plugin}\`.`, { plugin });
+    if (error.code !== undefined && error.code >= 500) return err('remote_unreachable', `${plugin} answered HTTP ${error.code}.`, 'Try again later; Fermix retries on its own.', { plugin });
+    return err('remote_protocol_error', `${plugin} broke the MCP protocol (${error.message.slice(0, 200)}).`, `Run \`fermix plugins doctor ${plugin}\`; an updated plugin may be needed.`, { plugin });
+  }
+  const text = error instanceof Error ? `${error.message} ${(error as { code?: string }).code ?? ''}` : String(error);
+  if (/ECONNREFUSED|ENOTFOUND|ETIMEDOUT|ECONNRESET|EAI_AGAIN|timed out|socket hang up|fetch failed/i.test(text)) return err('remote_unreachable', `${plugin} could not be reached (${text.trim().slice(0, 200)}).`, 'Check the network; Fermix retries on its own.', { plugin });
+  return err('remote_protocol_error', `${plugin} broke the MCP protocol (${text.slice(0, 200)}).`, `Run \`fermix plugins doctor ${plugin}\`.`, { plugin });
+}
+
+/** Text only: images, audio, embedded resources and base64 media are refused, never passed on. */
+export function textOnly(plugin: string, tool: string, result: CallToolResult): ToolResult {
+  const parts: string[] = [];
+  for (const item of result.content ?? []) {
+    if (item.type === 'text' && !/data:[a-z]+\/[\w.+-]+;base64,/i.test(item.text)) parts.push(item.text);
+    else if (item.type === 'resource_link') parts.push(`[resource ${item.uri}]`);
+    else throw err('remote_result_refused', `${tool} answered with ${item.type === 'text' ? 'base64 media' : `${item.type} content`}, which the hosted rail does not accept (text only).`, 'Ask for a text answer; media from hosted plugins is not passed on.', { plugin, tool, type: item.type });
+  }
+  if (result.isError === true) throw err('mcp_tool_error', `${tool} reported an error: ${parts.join(' ').slice(0, 500) || 'no message'}`, 'Check the arguments and try again.', { plugin, tool });
+  return { text: parts.join('\n'), data: result.structuredContent };
+}
+
+export function createHostedSession(options: HostedSessionOptions) {
+  const { plugin } = options;
+  const client = new Client({ name: 'fermix-desktop', version: FERMIX_VERSION }, { capabilities: {} });
+  client.onerror = () => {};
+  const transport = new StreamableHTTPClientTransport(new URL(options.url), { requestInit: { headers: { authorization: `Bearer ${options.token}` } }, fetch: hostedFetch(options.net) });
+  const pacer = createCallPacer(plugin, options.pacing ?? HOSTED_PACING);
+
+  return {
+    transport,
+    pacer,
+    async connect(): Promise<void> {
+      try {
+        await client.connect(transport, { timeout: HOSTED_DEADLINES.initializeMs });
+      } catch (error) {
+        await client.close().catch(() => {});
+        throw classifyHostedError(plugin, error);
+      }
+    },
+    /** Discovery checked against the contract: the declared definitions, or a thrown mismatch. */
+    async discover() {
+      const items: { name?: unknown }[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; ; page += 1) {
+        if (page >= REMOTE_LIMITS.maxPages) throw err('remote_protocol_error', `${plugin} sent more than ${REMOTE_LIMITS.maxPages} pages of tools.`, `Run \`fermix plugins doctor ${plugin}\`.`, { plugin });
+        let result: z.infer<typeof rawPage>;
+        try {
+          result = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, rawPage, { timeout: HOSTED_DEADLINES.discoverPageMs });
+        } catch (error) {
+          throw classifyHostedError(plugin, error);
+        }
+        items.push(...result.tools);
+        if (items.length > REMOTE_LIMITS.maxTools) throw err('remote_protocol_error', `${plugin} offers more than ${REMOTE_LIMITS.maxTools} tools.`, `Run \`fermix plugins doctor ${plugin}\`.`, { plugin });
+        cursor = result.nextCursor;
+        if (cursor !== undefined && Buffer.byteLength(cursor) > MAX_CURSOR_BYTES) throw err('remote_protocol_error', `${plugin} sent a discovery cursor over ${MAX_CURSOR_BYTES} bytes.`, `Run \`fermix plugins doctor ${plugin}\`.`, { plugin });
+        if (cursor === undefined) break;
+      }
+      return checkContract(plugin, options.declared, items);
+    },
+    async call(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {
+      // The 60 s call deadline includes the wait in the queue.
+      const deadline = AbortSignal.timeout(HOSTED_DEADLINES.callMs);
+      const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
+      return pacer.run(async () => {
+        let result: CallToolResult;
+        try {
+          result = (await client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, { signal: combined, timeout: HOSTED_DEADLINES.callMs })) as CallToolResult;
+        } catch (error) {
+          throw classifyHostedError(plugin, error);
+        }
+        const bytes = Buffer.byteLength(JSON.stringify(result));
+        if (bytes > REMOTE_LIMITS.maxResultBytes) throw err('response_too_large', `${plugin} answered ${tool} with ${bytes} bytes, more than the ${REMOTE_LIMITS.maxResultBytes}-byte cap.`, 'Ask for less (a narrower query).', { plugin, bytes });
+        return textOnly(plugin, tool, result);
+      }, combined);
+    },
+    async close(): Promise<void> {
+      await client.close().catch(() => {});
+    },
+  };
+}
+export type HostedSession = ReturnType<typeof createHostedSession>;
