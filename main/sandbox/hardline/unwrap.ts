@@ -72,7 +72,7 @@ const XARGS_ARG_OPTIONS = ['-n', '-I', '-i', '-P', '-d', '-L', '-l', '-s', '-E',
 const PARALLEL_ARG_OPTIONS = ['-j', '--jobs', '-S', '--sshlogin', '--joblog', '--results', '--delay', '--timeout', '-n', '-N', '--max-args', '--colsep', '-C', '--tag-string', '--tagstring', '-I', '--basefile', '--workdir', '--env', '--halt', '--retries', '-a', '--arg-file', '--memfree', '--load', '--nice'];
 
 /** Names handled below besides WRAPPERS. */
-const SPECIAL = new Set(['command', 'builtin', 'time', 'eval', 'watch', 'trap', 'su', 'flock', 'env', 'runuser', 'script', 'xargs', 'parallel', 'sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'yash', 'posh', 'rbash', 'fish', 'ksh93', 'oksh', 'loksh']);
+const SPECIAL = new Set(['command', 'builtin', 'time', 'eval', 'watch', 'trap', 'alias', 'su', 'flock', 'env', 'runuser', 'script', 'xargs', 'parallel', 'sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'yash', 'posh', 'rbash', 'fish', 'ksh93', 'oksh', 'loksh']);
 
 export const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'yash', 'posh', 'rbash', 'fish', 'ksh93', 'oksh', 'loksh']);
 
@@ -114,13 +114,23 @@ export function unwrapCommand(input: Word[]): Unwrapped {
     if (SHELLS.has(name)) return shellScript(first, rest, out);
     if (name === 'eval') return withScript(out, joinWords(rest));
     if (name === 'watch') return withScript(out, joinWords(skipOptions(rest, { argOptions: ['-n', '--interval', '-d', '--differences'], positional: 0 }).remaining));
+    if (name === 'alias') {
+      // `alias x='rm -rf /'` runs its value wherever `x` is typed later: judge the value as a script.
+      for (const w of rest) {
+        const eq = w.text.indexOf('=');
+        if (eq > 0) out.scripts.push({ word: { ...w, text: w.text.slice(eq + 1) } });
+      }
+      return { ...out, words: [] };
+    }
     if (name === 'trap') {
       const operands = rest.filter((w) => !w.text.startsWith('-'));
       if (operands.length >= 2 && !rest.some((w) => w.text === '-l' || w.text === '-p')) return withScript(out, operands[0]);
       return { ...out, words: [] };
     }
     if (name === 'su' || name === 'flock' || name === 'env' || name === 'runuser' || name === 'script') {
-      const script = optionValue(rest, name === 'env' ? ['-S', '--split-string'] : ['-c', '--command']);
+      // `script -qc CMD`, `su -lc CMD`: a short-option cluster ending in c takes the command.
+      const cluster = name === 'env' ? -1 : rest.findIndex((w) => w.text.length < 16 && /^-[A-Za-z]+c$/.test(w.text));
+      const script = cluster !== -1 && rest[cluster + 1] !== undefined ? rest[cluster + 1] : optionValue(rest, name === 'env' ? ['-S', '--split-string'] : ['-c', '--command']);
       if (script !== undefined) return withScript(out, script);
       if (name === 'su' || name === 'script') return { ...out, words: [] };
     }
