@@ -86,7 +86,9 @@ describe('the window in Chromium, served by `fermix daemon`', () => {
   it('navigates to Plugins, Settings and Audit and back to Chat', async () => {
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('button', { name: 'Plugins' }).click();
-    await page.getByText('Plugin setup arrives with the plugin system').waitFor();
+    // The catalog and the MCP servers, as two tabs (renderer/src/features/plugins/plugins-screen.tsx).
+    await page.getByRole('tab', { name: 'Catalog' }).waitFor();
+    await page.getByRole('tab', { name: 'MCP servers' }).waitFor();
     expect(await nav.getByRole('button', { name: 'Plugins' }).getAttribute('aria-current')).toBe('page');
     await saveScreenshot(page, 'plugins');
     await nav.getByRole('button', { name: 'Settings' }).click();
