@@ -3,6 +3,13 @@
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+
+// SQLite is WebAssembly (node-sqlite3-wasm, 1.3 MB): by default V8 re-compiles its hot functions with
+// TurboFan on background threads, which cost ~170 ms of CPU in every daemon start and more than it saved
+// in a 20,000-insert run (measured: docs/decisions/, start-up and memory). Liftoff's baseline code is
+// enough for the daemon's light queries. Set before the bundle loads, because the module compiles on import.
+setFlagsFromString('--liftoff-only');
 
 const bundle = new URL('../out/node/cli.mjs', import.meta.url);
 if (!existsSync(fileURLToPath(bundle))) {

@@ -4,9 +4,9 @@
  * supervision, so a plugin rail (local or hosted MCP plugins) can drive it with its own transport,
  * caps and naming: give it a transport factory and limits.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolResult } from '../core/capabilities/capability.js';
 import { FermixError } from '../core/errors.js';
 import { FERMIX_VERSION } from '../core/version.js';
@@ -94,6 +94,8 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     },
     async connect() {
       closing = false;
+      // The SDK client (and its zod message schemas) is loaded with the first connection, not at daemon start-up.
+      const [{ Client }, { ToolListChangedNotificationSchema }] = await Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/types.js')]);
       const next = new Client({ name: 'fermix-desktop', version: FERMIX_VERSION }, { capabilities: {} });
       next.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onToolsChanged?.());
       next.onclose = () => {

@@ -9,8 +9,8 @@
  * MCP ones included, around this filter. Every call goes through the one invoke boundary with origin
  * `mcp-inbound` (audited, unattended: an `ask` is a denial, since nobody can answer it).
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Capability, ToolResult } from '../core/capabilities/capability.js';
 import type { CapabilityRegistry } from '../core/capabilities/registry.js';
 import { FermixError, isFermixError } from '../core/errors.js';
@@ -70,8 +70,12 @@ export interface InboundBackend {
   call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult>;
 }
 
-/** The SDK's low-level server with our two handlers; one per stdio session or per HTTP request. */
-export function createInboundServer(backend: InboundBackend): Server {
+/**
+ * The SDK's low-level server with our two handlers; one per stdio session or per HTTP request.
+ * The SDK (its zod message schemas, ajv) is loaded with the first inbound session, not at daemon start-up.
+ */
+export async function createInboundServer(backend: InboundBackend): Promise<Server> {
+  const [{ Server }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([import('@modelcontextprotocol/sdk/server/index.js'), import('@modelcontextprotocol/sdk/types.js')]);
   const server = new Server({ name: 'fermix', version: FERMIX_VERSION }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: (await backend.list()).map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema as { type: 'object' } })),

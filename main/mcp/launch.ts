@@ -11,12 +11,11 @@
 import { spawn } from 'node:child_process';
 import { isAbsolute, join } from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { FermixError } from '../core/errors.js';
 import { buildChildEnv } from '../sandbox/env.js';
 import type { SandboxEnvConfig } from '../sandbox/sandbox-config.js';
 import { secretRefName, type McpServerConfig } from './config.js';
-import { GroupStdioTransport } from './stdio-transport.js';
+import { GroupStdioTransport, loadStdioFraming } from './stdio-transport.js';
 import { createSecretStoreOAuthProvider } from './oauth.js';
 
 /** reference §2.5 hosted rail: response ≤ 4 MiB, enforced while streaming. */
@@ -127,6 +126,7 @@ export function createTransportOpener(options: LaunchOptions): (server: string, 
   return async (server, config) => {
     if (config.command !== undefined) {
       const env = await stdioEnvironment(server, config, options);
+      await loadStdioFraming();
       let cwd: string | undefined;
       // A missing directory is the attempt's error (spawn ENOENT), shown in `fermix mcp list`.
       if (config.cwd !== undefined) cwd = isAbsolute(config.cwd) ? config.cwd : join(options.workspace, config.cwd);
@@ -134,6 +134,8 @@ export function createTransportOpener(options: LaunchOptions): (server: string, 
     }
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(config.headers)) headers[name] = resolveValue(server, value, options.secrets, `header ${name}`);
+    // Loaded with the first remote server, not at daemon start-up.
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
     return new StreamableHTTPClientTransport(new URL(config.url!), {
       requestInit: { headers },
       fetch: cappedFetch(REMOTE_RESPONSE_CAP),

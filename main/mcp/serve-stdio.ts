@@ -15,7 +15,7 @@ import { createInboundServer, inboundDisabled, type ExposedTool } from './inboun
 const CALL_TIMEOUT_MS = 15 * 60_000;
 
 export async function serveMcpOverStdio(socketPath: string, streams: { stdin: NodeJS.ReadableStream; stdout: NodeJS.WritableStream } = { stdin: process.stdin, stdout: process.stdout }): Promise<void> {
-  const server = createInboundServer({
+  const server = await createInboundServer({
     async list() {
       const listed = (await callDaemon(socketPath, 'mcp.inbound_list')) as { enabled: boolean; tools: ExposedTool[] };
       if (!listed.enabled) throw inboundDisabled();

@@ -7,7 +7,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ApprovalQueue } from '../core/capabilities/approvals.js';
 import type { AuditSink } from '../core/capabilities/audit-record.js';
@@ -146,7 +145,9 @@ export function createMcpService(options: McpServiceOptions): McpService {
       },
       async handle(request, response, body) {
         // Stateless (no session id): one server and transport per request, so no state outlives it.
-        const server = createInboundServer({ list: exposed, call: (name, args, signal) => callExposed(name, args, signal) });
+        // The SDK's HTTP transport (hono's node adapter) is loaded with the first /mcp request, not at start-up.
+        const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+        const server = await createInboundServer({ list: exposed, call: (name, args, signal) => callExposed(name, args, signal) });
         const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
         response.on('close', () => {
           void transport.close();

@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { groupAlive, signalGroup } from '../sandbox/process-group.js';
 
 export interface StdioLaunch {
@@ -27,12 +27,19 @@ export interface StdioLaunch {
 /** 64 KiB of one unterminated stderr line is a server printing binary; it is flushed as is. */
 const MAX_STDERR_LINE = 64 * 1024;
 
+// The SDK's framing module pulls in its zod message schemas: loaded with the first server started, not at daemon start-up.
+let framing: Promise<typeof import('@modelcontextprotocol/sdk/shared/stdio.js')> | undefined;
+/** Loads the framing module ahead of `start()`, so a server's connect deadline does not pay for it. */
+export const loadStdioFraming = () => (framing ??= import('@modelcontextprotocol/sdk/shared/stdio.js'));
+
 export class GroupStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T) => void;
   private child: ChildProcess | undefined;
-  private readonly buffer = new ReadBuffer();
+  private buffer: ReadBuffer | undefined;
+  private serializeMessage: ((message: JSONRPCMessage) => string) | undefined;
+  private starting = false;
   private closed = false;
   private stderrTail = '';
 
@@ -42,8 +49,12 @@ export class GroupStdioTransport implements Transport {
     return this.child?.pid ?? null;
   }
 
-  start(): Promise<void> {
-    if (this.child) throw new Error('GroupStdioTransport already started');
+  async start(): Promise<void> {
+    if (this.child || this.starting) throw new Error('GroupStdioTransport already started');
+    this.starting = true;
+    const sdk = await loadStdioFraming();
+    const buffer = (this.buffer = new sdk.ReadBuffer());
+    this.serializeMessage = sdk.serializeMessage;
     return new Promise((resolve, reject) => {
       const child = spawn(this.launch.command, this.launch.args, {
         env: this.launch.env,
@@ -65,11 +76,11 @@ export class GroupStdioTransport implements Transport {
       child.stdout!.on('error', (error) => this.onerror?.(error));
       child.stderr!.on('error', () => {});
       child.stdout!.on('data', (chunk: Buffer) => {
-        this.buffer.append(chunk);
+        buffer.append(chunk);
         for (;;) {
           let message: JSONRPCMessage | null;
           try {
-            message = this.buffer.readMessage();
+            message = buffer.readMessage();
           } catch (error) {
             // A non-JSON line on stdout (a server logging to the wrong stream) is reported, not fatal.
             this.onerror?.(error as Error);
@@ -98,15 +109,15 @@ export class GroupStdioTransport implements Transport {
     this.closed = true;
     if (this.stderrTail !== '') this.launch.onStderrLine?.(this.stderrTail);
     this.stderrTail = '';
-    this.buffer.clear();
+    this.buffer?.clear();
     this.onclose?.();
   }
 
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve, reject) => {
       const stdin = this.child?.stdin;
-      if (!stdin || this.closed) return reject(new Error('the MCP server process is not running'));
-      if (stdin.write(serializeMessage(message))) resolve();
+      if (!stdin || this.closed || !this.serializeMessage) return reject(new Error('the MCP server process is not running'));
+      if (stdin.write(this.serializeMessage(message))) resolve();
       else stdin.once('drain', () => resolve());
     });
   }

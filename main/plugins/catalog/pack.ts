@@ -7,7 +7,6 @@
 import { chmodSync, copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { create } from 'tar';
 import { FermixError } from '../../core/errors.js';
 
 const FIXED_MTIME = new Date('2000-01-01T00:00:00Z');
@@ -44,6 +43,8 @@ export async function packPlugin(dir: string): Promise<Buffer> {
       copyFileSync(join(dir, file), target);
       chmodSync(target, (lstatSync(join(dir, file)).mode & 0o111) !== 0 ? 0o755 : 0o644);
     }
+    // tar is loaded here, not with the module: the daemon imports this file's neighbour for compareSemver.
+    const { create } = await import('tar');
     const chunks: Buffer[] = [];
     const stream = create({ cwd: scratch, gzip: { level: 9 }, portable: true, mtime: FIXED_MTIME, noDirRecurse: true }, files);
     for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);

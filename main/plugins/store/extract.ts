@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Parser, type ReadEntry } from 'tar';
+import type { ReadEntry } from 'tar';
 import { FermixError } from '../../core/errors.js';
 import type { TreeFile } from './tree-digest.js';
 
@@ -36,6 +36,8 @@ export async function readArtifact(bytes: Buffer): Promise<ArtifactFile[]> {
   const files: ArtifactFile[] = [];
   let total = 0;
   let failure: Error | undefined;
+  // tar is loaded with the first install, not with the daemon (start-up pays for what it runs).
+  const { Parser } = await import('tar');
   const parser = new Parser({
     strict: true,
     onReadEntry: (entry: ReadEntry) => {

@@ -5,7 +5,7 @@
  * bounds (default 10 pages, hard cap 50, 10 MiB in total), extract, redact, and class errors.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { Ajv } from 'ajv';
+import type { Ajv } from 'ajv';
 import { isFermixError, type FermixError } from '../../../core/errors.js';
 import type { ToolResult } from '../../../core/capabilities/index.js';
 import { redactValue } from '../../../core/redaction.js';
@@ -41,13 +41,21 @@ export interface HttpCallDeps {
 }
 
 // useDefaults: a schema's `default` (Gmail max_results 10, Calendar calendar_id primary) reaches the template.
-const ajv = new Ajv({ allErrors: false, strict: false, useDefaults: true });
-const validators = new WeakMap<object, ReturnType<typeof ajv.compile>>();
+// ajv (~280 KB with fast-uri) is loaded with the first HTTP-rail call, not with the daemon (start-up).
+let ajvLoading: Promise<Ajv> | undefined;
+const loadAjv = () =>
+  (ajvLoading ??= import('ajv').then((mod) => {
+    // CommonJS under ESM interop: the class may be the named export or the default's property.
+    const ns = mod as unknown as { Ajv?: typeof Ajv; default: { Ajv?: typeof Ajv } & typeof Ajv };
+    const AjvClass = ns.Ajv ?? ns.default.Ajv ?? ns.default;
+    return new AjvClass({ allErrors: false, strict: false, useDefaults: true });
+  }));
+const validators = new WeakMap<object, ReturnType<Ajv['compile']>>();
 
-function validateArgs(tool: ManifestTool, args: Record<string, unknown>): void {
+async function validateArgs(tool: ManifestTool, args: Record<string, unknown>): Promise<void> {
   const schema = tool.parameters ?? { type: 'object' };
   let validate = validators.get(schema);
-  if (!validate) validators.set(schema, (validate = ajv.compile(schema)));
+  if (!validate) validators.set(schema, (validate = (await loadAjv()).compile(schema)));
   if (validate(args)) return;
   const problem = validate.errors?.[0];
   const missing = problem?.keyword === 'required' ? String((problem.params as { missingProperty?: string }).missingProperty) : undefined;
@@ -138,7 +146,7 @@ export async function callHttpTool(tool: ManifestTool, args: Record<string, unkn
   if (!template) throw railError('not_implemented', `${tool.name} has no HTTP request template.`, 'Reinstall the plugin.');
   // A copy: useDefaults fills defaults in, and the caller's arguments stay as the model sent them.
   args = structuredClone(args);
-  validateArgs(tool, args);
+  await validateArgs(tool, args);
   let request: RenderedRequest;
   try {
     request = renderRequest(template, args);
