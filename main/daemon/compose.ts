@@ -165,8 +165,12 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       keychain, registry: capabilities.registry, net: options.pluginNet,
       onProgress: (progress) => events.emit(SYSTEM_STREAM, 'plugins.install_progress', progress),
     });
-    // A sign-in still waiting on its loopback redirect must not keep a listener open past shutdown.
-    cleanups.unshift(() => plugins.oauth.close());
+    // Shutdown stops every MCP-rail plugin process (their process groups) and any sign-in still waiting
+    // on its loopback redirect.
+    cleanups.unshift(async () => {
+      plugins.oauth.close();
+      await plugins.close();
+    });
     try {
       plugins.reload();
     } catch (error) {
