@@ -49,7 +49,7 @@ async function turnCompleted(turnId: string): Promise<void> {
       await dispatch('approvals.answer', { id: card.id, answer: 'once' });
     }
     return !['queued', 'running', 'parked'].includes((await dispatch('chat.turn', { turn_id: turnId })).status);
-  }, 15_000, 'the chat turn');
+  }, 30_000, 'the chat turn');
   const turn = await dispatch('chat.turn', { turn_id: turnId });
   expect(turn.status, JSON.stringify(turn.error)).toBe('completed');
 }
@@ -67,7 +67,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe('scheduled jobs in a real daemon with a controllable clock', () => {
+// Several approved turns per test: room for a loaded two-core CI machine.
+describe('scheduled jobs in a real daemon with a controllable clock', { timeout: 90_000 }, () => {
   it('a job created in chat runs once at its time; the result lands in the Jobs conversation and as an event', async () => {
     const at = new Date(clock.now() + 5 * 60_000).toISOString();
     server.setScript((request) => {
@@ -84,7 +85,7 @@ describe('scheduled jobs in a real daemon with a controllable clock', () => {
     clock.advance(4 * 60_000);
     expect((await dispatch('jobs.runs', { job_id: 'stretch' })).runs).toHaveLength(0);
     clock.advance(60_000);
-    await waitFor(() => events.some((event) => event.type === 'job.run_finished'), 15_000, 'the job run to finish');
+    await waitFor(() => events.some((event) => event.type === 'job.run_finished'), 30_000, 'the job run to finish');
     const finished = events.find((event) => event.type === 'job.run_finished')!.payload as any;
     expect(finished).toMatchObject({ job_id: 'stretch', status: 'ok', notify: true, conversation_id: 'jobs-inbox', summary: 'Time to stretch: stand up for two minutes.' });
 
@@ -135,7 +136,7 @@ describe('scheduled jobs in a real daemon with a controllable clock', () => {
     const before = events.filter((event) => event.type === 'job.run_finished').length;
     const now = await runFermix(['jobs', 'run-now', 'quiet_check']);
     expect(now.code, now.stderr).toBe(0);
-    await waitFor(() => events.filter((event) => event.type === 'job.run_finished').length > before, 15_000, 'the manual run');
+    await waitFor(() => events.filter((event) => event.type === 'job.run_finished').length > before, 30_000, 'the manual run');
     expect(events.filter((event) => event.type === 'job.run_finished').at(-1)!.payload).toMatchObject({ job_id: 'quiet_check', trigger: 'manual', silent: true, notify: false, conversation_id: null });
     expect((await dispatch('conversations.get', { id: 'jobs-inbox' })).messages.length).toBe(inboxBefore);
 
@@ -163,7 +164,7 @@ describe('scheduled jobs in a real daemon with a controllable clock', () => {
     const toolsOfRun = async (jobId: string) => {
       const before = server.requests.length;
       await dispatch('jobs.run_now', { job_id: jobId });
-      await waitFor(async () => (await dispatch('jobs.runs', { job_id: jobId })).runs[0]?.status === 'ok', 15_000, `the run of ${jobId}`);
+      await waitFor(async () => (await dispatch('jobs.runs', { job_id: jobId })).runs[0]?.status === 'ok', 30_000, `the run of ${jobId}`);
       return toolNamesOf(server.requests.slice(before).find((request) => lastUserText(request).includes('You are running the scheduled job'))!);
     };
     const offline = await toolsOfRun('offline');
@@ -182,9 +183,9 @@ describe('scheduled jobs in a real daemon with a controllable clock', () => {
     });
     await turnCompleted((await dispatch('chat.send', { message: 'a slow job' })).turn_id);
     await dispatch('jobs.run_now', { job_id: 'slow' });
-    await waitFor(async () => (await dispatch('jobs.runs', { job_id: 'slow' })).runs[0]?.status === 'running', 15_000, 'the run to start');
+    await waitFor(async () => (await dispatch('jobs.runs', { job_id: 'slow' })).runs[0]?.status === 'running', 30_000, 'the run to start');
     clock.advance(61_000);
-    await waitFor(async () => (await dispatch('jobs.runs', { job_id: 'slow' })).runs[0]?.status === 'error', 15_000, 'the run to be stopped');
+    await waitFor(async () => (await dispatch('jobs.runs', { job_id: 'slow' })).runs[0]?.status === 'error', 30_000, 'the run to be stopped');
     const [run] = (await dispatch('jobs.runs', { job_id: 'slow' })).runs;
     expect(run.error).toMatchObject({ code: 'timeout', message: 'The run was stopped after its timeout of 60 s.' });
     expect((await dispatch('jobs.list')).jobs.find((job: any) => job.id === 'slow').state).toBe('scheduled');
@@ -199,17 +200,17 @@ describe('scheduled jobs in a real daemon with a controllable clock', () => {
     await turnCompleted((await dispatch('chat.send', { message: 'an idle job' })).turn_id);
     await dispatch('jobs.run_now', { job_id: 'idle' });
     const latest = async () => (await dispatch('jobs.runs', { job_id: 'idle' })).runs[0];
-    await waitFor(async () => (await latest())?.status === 'running', 15_000, 'the run to start');
+    await waitFor(async () => (await latest())?.status === 'running', 30_000, 'the run to start');
     const stream = (await latest()).conversation_id as string;
     const seen = () => events.filter((event) => event.stream === stream && event.type === 'chat.delta').length;
-    await waitFor(() => seen() > 0, 15_000, 'the first delta');
+    await waitFor(() => seen() > 0, 30_000, 'the first delta');
     clock.advance(20_000);
     const before = seen();
-    await waitFor(() => seen() > before, 15_000, 'progress after the clock moved');
+    await waitFor(() => seen() > before, 30_000, 'progress after the clock moved');
     clock.advance(20_000); // 40 s since the run started, but only 20 s since its last progress
     expect((await latest()).status).toBe('running');
     clock.advance(31_000);
-    await waitFor(async () => (await latest()).status === 'error', 15_000, 'the idle run to be stopped');
+    await waitFor(async () => (await latest()).status === 'error', 30_000, 'the idle run to be stopped');
     expect((await latest()).error).toMatchObject({ code: 'inactivity_timeout', message: 'The run made no progress for 30 s and was stopped.' });
   });
 
@@ -228,15 +229,15 @@ describe('scheduled jobs in a real daemon with a controllable clock', () => {
     await turnCompleted((await dispatch('chat.send', { message: 'a flaky job' })).turn_id);
     await dispatch('jobs.run_now', { job_id: 'flaky' });
     const latest = async () => (await dispatch('jobs.runs', { job_id: 'flaky' })).runs[0];
-    await waitFor(async () => (await latest())?.conversation_id != null, 15_000, 'the first attempt');
+    await waitFor(async () => (await latest())?.conversation_id != null, 30_000, 'the first attempt');
     const first = (await latest()).conversation_id as string;
-    await waitFor(() => events.some((event) => event.stream === first && event.type === 'chat.turn_finished'), 20_000, 'the first attempt to fail');
+    await waitFor(() => events.some((event) => event.stream === first && event.type === 'chat.turn_finished'), 30_000, 'the first attempt to fail');
     expect((await latest()).status).toBe('running'); // waiting for its backoff, not failed
     healthy = true;
     await waitFor(async () => {
       if (healthyRequests === 0) clock.advance(30_000); // the backoff is on the job clock
       return (await latest()).status === 'ok';
-    }, 20_000, 'the retry to succeed');
+    }, 30_000, 'the retry to succeed');
     const run = await latest();
     expect(run.response).toBe('made it on the retry');
     expect(run.conversation_id).not.toBe(first);
@@ -254,7 +255,7 @@ describe('scheduled jobs in a real daemon with a controllable clock', () => {
     expect(!missing.ok && missing.error.code).toBe('not_found');
     // A write tool asks first (read_write); once approved, its own refusal comes back with its tag.
     const pending = call('update_job', { job_id: 'stretch' });
-    await waitFor(async () => (await dispatch('approvals.list')).pending.length === 1, 15_000, 'the update_job card');
+    await waitFor(async () => (await dispatch('approvals.list')).pending.length === 1, 30_000, 'the update_job card');
     await dispatch('approvals.answer', { id: (await dispatch('approvals.list')).pending[0].id, answer: 'once' });
     const empty = await pending;
     expect(!empty.ok && empty.error.code).toBe('empty_update');

@@ -27,7 +27,7 @@ async function call(daemon: RunningDaemon, method: string, input: unknown = {}):
   return answer.result;
 }
 
-describe('jobs across a daemon stop and start', () => {
+describe('jobs across a daemon stop and start', { timeout: 120_000 }, () => {
   it('skips a recurring run more than an hour late, runs a late one-off, and never re-runs an interrupted run', async () => {
     const home = tempHome('fermix-jobs-restart-');
     writeFileSync(join(home, 'config.toml'), `[fermix_core]\nsecret_store = "file"\n\n[providers.local]\ntype = "openai-compatible"\nbase_url = "${server.baseUrlOpenAI}"\nmodel = "qwen3"\nprimary = true\n`);
@@ -54,10 +54,10 @@ describe('jobs across a daemon stop and start', () => {
         await waitFor(async () => {
           for (const card of (await call(daemon, 'approvals.list')).pending) await call(daemon, 'approvals.answer', { id: card.id, answer: 'once' });
           return (await call(daemon, 'chat.turn', { turn_id: sent.turn_id })).status === 'completed';
-        }, 15_000, `job ${index} to be created`);
+        }, 30_000, `job ${index} to be created`);
       }
       await call(daemon, 'jobs.run_now', { job_id: 'slow' });
-      await waitFor(async () => (await call(daemon, 'jobs.runs', { job_id: 'slow' })).runs[0]?.status === 'running', 15_000, 'the slow run to start');
+      await waitFor(async () => (await call(daemon, 'jobs.runs', { job_id: 'slow' })).runs[0]?.status === 'running', 30_000, 'the slow run to start');
     } finally {
       await daemon.stop('quit from the tray');
     }
@@ -65,7 +65,7 @@ describe('jobs across a daemon stop and start', () => {
     // Three hours later (past the hourly job's 10:00, 11:00 and the one-off's 11:00).
     daemon = await startDaemon({ home, port: 0, jobsClock: createManualClock(START + 3 * HOUR + 60_000) });
     try {
-      await waitFor(async () => (await call(daemon, 'jobs.runs', { job_id: 'once' })).runs[0]?.status === 'ok', 15_000, 'the late one-off to run');
+      await waitFor(async () => (await call(daemon, 'jobs.runs', { job_id: 'once' })).runs[0]?.status === 'ok', 30_000, 'the late one-off to run');
       const list = (await call(daemon, 'jobs.list')).jobs;
       const byId = Object.fromEntries(list.map((job: any) => [job.id, job]));
       expect(byId.hourly).toMatchObject({ state: 'scheduled', next_run_at: new Date(START + 4 * HOUR).toISOString() });
