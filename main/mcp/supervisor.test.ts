@@ -95,11 +95,13 @@ describe('outbound stdio MCP servers', () => {
 
   it('lets progress notifications extend a call past timeout_ms, and times out a silent one', async () => {
     stack = createMcpStack();
-    stack.supervisor.apply({ slow: nodeServer(TOOLS_SERVER, {}, { timeout_ms: 400 }) });
+    // timeout_ms also bounds connect + initialize, so it must leave room for a node start on a loaded
+    // machine; the calls below run well past it (60 × 50 ms = 3 s with progress; 3.5 s silent).
+    stack.supervisor.apply({ slow: nodeServer(TOOLS_SERVER, {}, { timeout_ms: 2_000 }) });
     await stack.supervisor.settled();
-    const done = await stack.invoker.execute('mcp_slow_slow', { steps: 16 }, operator);
-    expect(done.text).toBe('done after 16 steps');
-    const error = await stack.invoker.execute('mcp_slow_sleep', { ms: 1_500 }, operator).catch((caught: unknown) => caught);
+    const done = await stack.invoker.execute('mcp_slow_slow', { steps: 60 }, operator);
+    expect(done.text).toBe('done after 60 steps');
+    const error = await stack.invoker.execute('mcp_slow_sleep', { ms: 3_500 }, operator).catch((caught: unknown) => caught);
     expect(isFermixError(error) && error.message).toMatch(/timed out|timeout/i);
   });
 
