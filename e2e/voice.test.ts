@@ -1,7 +1,9 @@
 // Voice input end to end: Debian Chromium's fake microphone plays an espeak-ng WAV, the window records it with
 // MediaRecorder (re-encoded to 16 kHz WAV in the page), sends it through voice.transcribe to a real daemon,
 // which posts it to a local OpenAI-compatible endpoint backed by pocketsphinx with a JSGF grammar; the
-// recognised text becomes an operator message that the scripted model answers. Screenshots: e2e/artifacts/voice-*.png.
+// recognised text becomes an operator message that the scripted model answers. Before any recording the button
+// says what it needs (not set up → Settings → Voice; no microphone); a failed transcription keeps the recording
+// for Retry; Escape closes the message. Screenshots: e2e/artifacts/voice-*.png (1280×800 and 800×600, light and dark).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +12,23 @@ import { lastUserText, startModelServer, type ModelServer } from '../test/fixtur
 import { speechWav, startSttServer, type SttServer } from '../test/fixtures/stt-server/index.js';
 import { apiCall, startDaemonProcess, tempHome, waitFor, type DaemonProcess } from '../test/support/daemon-process.js';
 import { requireRendererBuild } from './support/build-output.js';
+import { startAppSession, providerConfig, type AppSession } from './support/app-session.js';
 import { ARTIFACTS, CHROMIUM, saveScreenshot } from './support/chromium.js';
+
+const SIZES = [{ width: 1280, height: 800 }, { width: 800, height: 600 }] as const;
+
+/** The page at both sizes, light and dark; then back to the given size, light. */
+async function shootAll(page: Page, name: string, back: { width: number; height: number }): Promise<void> {
+  for (const size of SIZES) {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.setViewportSize(size);
+      await page.emulateMedia({ colorScheme });
+      await saveScreenshot(page, `${name}-${size.width}x${size.height}-${colorScheme}`);
+    }
+  }
+  await page.setViewportSize(back);
+  await page.emulateMedia({ colorScheme: 'light' });
+}
 
 const PHRASE = 'open the browser';
 /** The fake microphone loops the file: speech, then silence long enough to keep repeats apart. */
@@ -96,19 +114,32 @@ describe('voice input in Chromium, through the daemon, to a pocketsphinx endpoin
     await model?.close();
   });
 
-  it('says voice is not set up, and how to set it up, when no endpoint is configured', async () => {
-    await voiceButton().click();
-    await page.getByRole('button', { name: 'Stop voice input' }).waitFor();
-    await page.waitForTimeout(600);
-    await page.getByRole('button', { name: 'Stop voice input' }).click();
+  it('before any recording the mic says voice is not set up; the shortcut says so too; a click opens Settings → Voice, where it is set up', async () => {
+    const setUp = page.getByRole('button', { name: 'Set up voice input' });
+    await setUp.waitFor();
+    expect(await setUp.getAttribute('title')).toContain('Voice input is not set up');
+    await shootAll(page, 'voice-not-set-up', { width: 1100, height: 720 });
+    // The push-to-talk key does not record either: "not set up" comes before any microphone question.
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Control+Shift+Space');
     const alert = voiceAlert();
-    await alert.waitFor({ timeout: 15_000 });
-    await expect.poll(() => alert.textContent()).toContain('Voice input is not set up');
-    expect(await alert.textContent()).toContain('[fermix_core.transcription]');
+    await alert.waitFor();
+    expect(await alert.locator('.voice-error-title').textContent()).toBe('Voice input is not set up');
+    expect(await page.getByRole('button', { name: 'Stop voice input' }).count()).toBe(0);
+    await alert.getByRole('button', { name: 'Open Settings → Voice' }).click();
+    await page.getByRole('heading', { name: 'Voice', level: 2 }).waitFor();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Chat' }).click();
+    await page.getByRole('button', { name: 'Set up voice input' }).click();
+    await page.getByRole('heading', { name: 'Voice', level: 2 }).waitFor();
+    expect(await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('button', { name: 'Voice' }).getAttribute('aria-current')).toBe('page');
+    await page.getByText('Voice input is not set up:', { exact: false }).first().waitFor();
+    await page.getByLabel('Endpoint base URL').fill(stt.baseUrl);
+    await page.getByLabel('Model', { exact: true }).fill('pocketsphinx');
+    await page.getByRole('button', { name: 'Save voice settings' }).click();
+    await page.getByText(`Transcribed by pocketsphinx at ${stt.baseUrl}`, { exact: false }).waitFor();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Chat' }).click();
+    await page.getByRole('button', { name: 'Start voice input' }).waitFor();
     expect(stt.requests.length).toBe(0);
-    await saveScreenshot(page, 'voice-not-configured');
-    await alert.getByRole('button', { name: 'Dismiss this voice message' }).click();
-    await alert.waitFor({ state: 'detached' });
   });
 
   it('push-to-talk: holding the button records with a moving level meter; the recognised text is sent as a message and answered', async () => {
@@ -151,9 +182,10 @@ describe('voice input in Chromium, through the daemon, to a pocketsphinx endpoin
     // The choice is made in Settings (VoiceSettings) and kept in localStorage across a reload.
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('navigation', { name: 'Settings sections' }).getByRole('button', { name: 'Voice' }).click();
     const section = page.getByRole('region', { name: 'Voice input' });
     await section.getByRole('radio', { name: /Put the text in the message box/ }).check();
-    await section.getByText(`Transcribed by pocketsphinx at ${stt.baseUrl}`, { exact: false }).waitFor();
+    await page.getByText(`Transcribed by pocketsphinx at ${stt.baseUrl}`, { exact: false }).waitFor();
     await section.scrollIntoViewIfNeeded();
     await section.screenshot({ path: join(ARTIFACTS, 'voice-settings.png') });
     expect(await page.evaluate<string | null>("localStorage.getItem('fermix.voice.delivery')")).toBe('edit');
@@ -175,29 +207,83 @@ describe('voice input in Chromium, through the daemon, to a pocketsphinx endpoin
     expect((await userMessages()).length).toBe(before);
   });
 
-  it('holding Ctrl+Shift+Space in the window records too; an endpoint failure shows its status and message', async () => {
-    stt.setFailure({ status: 500, message: 'decoder crashed' });
-    try {
+  it('holding Ctrl+Shift+Space records too; a failed transcription shows why, keeps the recording, and Retry sends it; Escape closes the message', async () => {
+    expect(await voiceButton().getAttribute('title')).toContain('Shortcut: Ctrl+Shift+Space');
+    await page.getByRole('textbox', { name: 'Message' }).fill('');
+    const holdShortcut = async () => {
       await page.locator('body').click({ position: { x: 5, y: 5 } });
       await page.keyboard.down('Control');
       await page.keyboard.down('Shift');
       await page.keyboard.down('Space');
       await page.getByRole('button', { name: 'Stop voice input' }).waitFor();
-      await page.waitForTimeout(1200);
+      await page.waitForTimeout(RECORD_MS);
       await page.keyboard.up('Space');
       await page.keyboard.up('Shift');
       await page.keyboard.up('Control');
-      const alert = voiceAlert();
+    };
+    stt.setFailure({ status: 500, message: 'decoder crashed' });
+    const alert = voiceAlert();
+    try {
+      await holdShortcut();
       await alert.waitFor({ timeout: 15_000 });
       await expect.poll(() => alert.textContent()).toContain('Transcription failed');
       expect(await alert.textContent()).toContain('answered 500: decoder crashed');
-      await saveScreenshot(page, 'voice-failed');
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await saveScreenshot(page, 'voice-failed-dark');
-      await page.emulateMedia({ colorScheme: 'light' });
+      expect(await alert.textContent()).toContain('The recording is kept');
+      await shootAll(page, 'voice-failed', { width: 1100, height: 720 });
     } finally {
       stt.setFailure(null);
     }
+    const requestsBefore = stt.requests.length;
+    await alert.getByRole('button', { name: 'Retry' }).click();
+    // The same recording, not a new one: the words arrive without speaking again.
+    await waitFor(async () => (await composerText()).includes(PHRASE), 20_000, 'the retried transcript in the message box');
+    expect(stt.requests.length).toBe(requestsBefore + 1);
+    await alert.waitFor({ state: 'detached' });
+
+    stt.setFailure({ status: 503, message: 'busy' });
+    try {
+      await holdShortcut();
+      await alert.waitFor({ timeout: 15_000 });
+    } finally {
+      stt.setFailure(null);
+    }
+    await page.keyboard.press('Escape');
+    await alert.waitFor({ state: 'detached' });
     expect(pageErrors).toEqual([]);
+  });
+});
+
+describe('voice input in a Chromium without a microphone', () => {
+  let model: ModelServer;
+  let app: AppSession;
+
+  beforeAll(async () => {
+    model = await startModelServer();
+    app = await startAppSession({ config: providerConfig(model.baseUrlOpenAI), viewport: { width: 1100, height: 720 } });
+    await app.page.getByRole('button', { name: 'New conversation' }).first().click();
+  }, 90_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await model?.close();
+  });
+
+  it('says "not set up" while it is not, and "No microphone" once it is set up', async () => {
+    const { page } = app;
+    await page.getByRole('button', { name: 'Set up voice input' }).waitFor();
+    writeFileSync(join(app.home, 'config.toml'), providerConfig(model.baseUrlOpenAI, '[fermix_core.transcription]\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "whisper-1"'));
+    await page.reload();
+    await page.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
+    const button = page.getByRole('button', { name: 'Start voice input (no microphone found)' });
+    await button.waitFor();
+    expect(await button.getAttribute('title')).toContain('No microphone found');
+    await button.click();
+    const alert = page.getByRole('alert').filter({ has: page.locator('.voice-error-title') });
+    await alert.waitFor();
+    expect(await alert.locator('.voice-error-title').textContent()).toBe('No microphone');
+    await shootAll(page, 'voice-no-microphone', { width: 1100, height: 720 });
+    await page.keyboard.press('Escape');
+    await alert.waitFor({ state: 'detached' });
+    expect(app.errors.filter((line) => !/Failed to load resource/.test(line))).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import type { Screen } from '../../app/navigation.js';
 import { SCREENS } from '../../app/navigation.js';
 import type { Conversation } from '../chat/store.js';
+import { openSettingsSection, SETTINGS_SECTIONS } from '../settings/sections.js';
 
 export interface PaletteItem {
   id: string;
@@ -22,14 +23,6 @@ export interface PaletteActions {
   computer: { paused: boolean; toggle(): void } | null;
 }
 
-const SETTINGS_SECTIONS: [string, string][] = [
-  ['settings-providers', 'Providers'],
-  ['settings-permissions', 'Permissions'],
-  ['settings-sandbox', 'Sandbox'],
-  ['settings-transcription', 'Voice'],
-  ['settings-daemon', 'This daemon'],
-];
-
 /** Everything the palette offers for what was typed: every word must appear in the label (any order). */
 export function paletteItems(query: string, conversations: Conversation[], actions: PaletteActions, mod: string): PaletteItem[] {
   const all: PaletteItem[] = [
@@ -40,7 +33,11 @@ export function paletteItems(query: string, conversations: Conversation[], actio
     { id: 'keys', group: 'Actions', label: 'Keyboard shortcuts', hint: '?', run: actions.shortcuts },
     ...(actions.computer ? [{ id: 'computer', group: 'Actions' as const, label: actions.computer.paused ? 'Resume computer use' : 'Pause computer use', run: actions.computer.toggle }] : []),
     ...SCREENS.map((screen) => ({ id: `go:${screen.id}`, group: 'Go to' as const, label: screen.label, run: () => actions.navigate(screen.id) })),
-    ...SETTINGS_SECTIONS.map(([anchor, label]) => ({ id: `go:${anchor}`, group: 'Go to' as const, label: `Settings → ${label}`, run: () => actions.navigate('settings', anchor) })),
+    // Settings shows one section at a time (features/settings/sections.ts): choose it, then go there.
+    ...SETTINGS_SECTIONS.map((section) => ({ id: `go:settings-${section.id}`, group: 'Go to' as const, label: `Settings → ${section.id === 'models' ? 'Providers and models' : section.label}`, run: () => {
+      openSettingsSection(section.id);
+      actions.navigate('settings');
+    } })),
   ];
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   const matches = (label: string) => words.every((word) => label.toLowerCase().includes(word));

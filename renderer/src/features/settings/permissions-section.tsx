@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useSettings } from '../../app/model-context.js';
+import { SaveFeedback } from './save-feedback.js';
 
 const MODES = [
   { value: 'ask', label: 'Ask', text: 'Reading is allowed; anything that changes files, runs commands or reaches the network asks you first (approval cards).' },
@@ -15,11 +16,11 @@ export function PermissionsSection() {
   const mode = pending ?? settings?.permissions.mode;
   const choose = (value: (typeof MODES)[number]['value']) => {
     setPending(value);
-    void update({ permission_mode: value }).finally(() => setPending(null));
+    void update({ permission_mode: value }, 'permission-mode').finally(() => setPending(null));
   };
   return (
     <section className="settings-section" id="settings-permissions" aria-labelledby="settings-permissions-title">
-      <h2 id="settings-permissions-title">Permissions</h2>
+      <h2 id="settings-permissions-title" tabIndex={-1}>Permissions</h2>
       {settings ? (
         <>
           <fieldset className="choice-list">
@@ -33,6 +34,7 @@ export function PermissionsSection() {
               </label>
             ))}
           </fieldset>
+          <SaveFeedback origin="permission-mode" />
           <p className="muted small">{settings.applies.permissions === 'now' ? 'Changes apply to the next tool call.' : 'The mode applies after `fermix restart`; rules apply at once.'}</p>
           <h3>Rules</h3>
           {settings.permissions.rules.length === 0 ? (

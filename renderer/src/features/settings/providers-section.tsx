@@ -12,8 +12,8 @@ export function ProvidersSection() {
   const dismiss = useProviders((state) => state.dismiss);
   const [adding, setAdding] = useState(false);
   return (
-    <section className="settings-section" id="settings-providers" aria-labelledby="settings-providers-title">
-      <h2 id="settings-providers-title">Providers and model</h2>
+    <section className="settings-section" id="settings-models" aria-labelledby="settings-providers-title">
+      <h2 id="settings-providers-title" tabIndex={-1}>Models</h2>
       <p className="muted">The primary provider answers; the others are fallbacks, tried in order when it fails. Changes apply to the next message.</p>
       {message && <p className="saved-message" role="status">{message}</p>}
       {error && <ErrorNotice error={error} onDismiss={dismiss} />}

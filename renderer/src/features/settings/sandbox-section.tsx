@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { useSettings } from '../../app/model-context.js';
+import { SaveFeedback } from './save-feedback.js';
 
 const MODES = [
   { value: 'strict', label: 'Strict', text: 'The workspace and your grants only.' },
@@ -18,12 +19,12 @@ export function SandboxSection() {
   const [pending, setPending] = useState<string | null>(null);
   const choose = (value: (typeof MODES)[number]['value']) => {
     setPending(value);
-    void update({ sandbox_mode: value }).finally(() => setPending(null));
+    void update({ sandbox_mode: value }, 'sandbox-mode').finally(() => setPending(null));
   };
   const pathId = useId();
   return (
     <section className="settings-section" id="settings-sandbox" aria-labelledby="settings-sandbox-title">
-      <h2 id="settings-sandbox-title">Sandbox</h2>
+      <h2 id="settings-sandbox-title" tabIndex={-1}>Sandbox</h2>
       {settings ? (
         <>
           <fieldset className="choice-list">
@@ -37,6 +38,7 @@ export function SandboxSection() {
               </label>
             ))}
           </fieldset>
+          <SaveFeedback origin="sandbox-mode" />
           <p>Workspace: <code>{settings.sandbox.workspace}</code></p>
           <h3>Folder grants</h3>
           {settings.sandbox.allowed_roots.length === 0 ? (
@@ -51,6 +53,7 @@ export function SandboxSection() {
               ))}
             </ul>
           )}
+          <SaveFeedback origin="revoke" />
           <form
             className="inline-fields"
             onSubmit={(event) => {
@@ -62,6 +65,7 @@ export function SandboxSection() {
             <input id={pathId} value={path} placeholder="~/projects/site" onChange={(event) => setPath(event.target.value)} />
             <button type="submit" disabled={busy || !path.trim()}>Grant</button>
           </form>
+          <SaveFeedback origin="grant" />
           <p className="muted small">{settings.applies.sandbox === 'now' ? 'Sandbox changes apply at once.' : 'Sandbox changes apply after `fermix restart`.'} Config: <code>{settings.config_file}</code></p>
         </>
       ) : (

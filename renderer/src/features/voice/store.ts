@@ -56,6 +56,10 @@ export interface VoiceState {
   status: VoiceStatus | null;
   /** The last voice.transcribe round trip (upload + endpoint), for the status line and benchmarks. */
   lastRoundTripMs: number | null;
+  /** A recording whose transcription failed, kept so it can be sent again (retry) instead of re-spoken. */
+  kept: Blob | null;
+  /** Whether the system lists a microphone: 'unknown' until asked (or where the browser cannot tell). */
+  microphone: 'unknown' | 'present' | 'missing';
   press(source: VoiceSource): void;
   release(source: VoiceSource): void;
   shortcutPressed(): void;
@@ -65,6 +69,11 @@ export interface VoiceState {
   cancel(): void;
   setDelivery(delivery: VoiceDelivery): void;
   refreshStatus(): Promise<void>;
+  /** Asks the browser whether any audio input exists (no permission prompt: enumerateDevices only). */
+  checkMicrophone(): Promise<void>;
+  /** Sends the kept recording to voice.transcribe again. */
+  retry(): Promise<void>;
+  /** Closes the message, and drops a kept recording with it. */
   dismiss(): void;
   /** The composer listens here; a transcript made while nobody listens waits for the next listener. */
   onTranscript(listener: (transcript: Transcript) => void): () => void;
@@ -73,6 +82,8 @@ export interface VoiceState {
 
 export interface VoiceStoreOptions {
   startRecording?: StartRecording;
+  /** Lists audio inputs; defaults to navigator.mediaDevices.enumerateDevices. */
+  listInputs?: () => Promise<number>;
   storage?: Pick<Storage, 'getItem' | 'setItem'> | null;
   now?: () => number;
 }
@@ -102,10 +113,26 @@ export function formatClock(ms: number): string {
 
 export type VoiceStore = StoreApi<VoiceState>;
 
+/** The daemon's own wording (main/voice/settings.ts), known here before any recording is made. */
+function notSetUp(problem: string | null): WireError {
+  return {
+    code: 'transcription_not_configured',
+    message: `Voice input is not set up: ${problem ?? 'no endpoint is configured'}.`,
+    hint: 'Choose the endpoint and model in Settings → Voice, or set base_url and model under [fermix_core.transcription] in config.toml.',
+  };
+}
+
+async function defaultListInputs(): Promise<number> {
+  const devices = typeof navigator === 'undefined' ? undefined : navigator.mediaDevices;
+  if (!devices?.enumerateDevices) throw new Error('no device list');
+  return (await devices.enumerateDevices()).filter((device) => device.kind === 'audioinput').length;
+}
+
 export function createVoiceStore(client: ApiClient, options: VoiceStoreOptions = {}): VoiceStore {
   const startRecording = options.startRecording ?? startMicrophoneRecording;
   const storage = options.storage === undefined ? (typeof localStorage === 'undefined' ? null : localStorage) : options.storage;
   const now = options.now ?? (() => performance.now());
+  const listInputs = options.listInputs ?? defaultListInputs;
   const listeners = new Set<(transcript: Transcript) => void>();
   const pending: Transcript[] = [];
 
@@ -134,7 +161,18 @@ export function createVoiceStore(client: ApiClient, options: VoiceStoreOptions =
       if (get().phase !== 'idle') return;
       const mine = ++generation;
       stopWhenStarted = false;
-      set({ phase: 'starting', source, holding: false, error: null, notice: null, level: 0, elapsedMs: 0 });
+      // "Not set up" comes before any microphone question: recording would only lose the words. A status
+      // that says so is checked once more first (config.toml may have been edited since).
+      if (get().status?.configured === false) {
+        await get().refreshStatus();
+        const status = get().status;
+        if (mine !== generation) return;
+        if (status && !status.configured) {
+          set({ error: notSetUp(status.problem) });
+          return;
+        }
+      }
+      set({ phase: 'starting', source, holding: false, error: null, notice: null, level: 0, elapsedMs: 0, kept: null });
       // Fresh limits and whether voice is set up; without them the recording still goes ahead and the
       // daemon gives the precise answer.
       void get().refreshStatus();
@@ -183,7 +221,8 @@ export function createVoiceStore(client: ApiClient, options: VoiceStoreOptions =
         if (text) deliver({ text, delivery: get().delivery });
       } catch (error) {
         if (mine !== generation) return;
-        set({ phase: 'idle', source: null, error: toWire(error) });
+        // The words are in the blob: keep it, so a fixed setup or a recovered endpoint can take it again.
+        set({ phase: 'idle', source: null, error: toWire(error), kept: blob });
         // A changed setup (not configured, a new limit) shows in the status next time.
         if (error instanceof FermixError && error.code !== 'transcription_failed') void get().refreshStatus();
       }
@@ -206,6 +245,8 @@ export function createVoiceStore(client: ApiClient, options: VoiceStoreOptions =
       delivery: readDelivery(storage),
       status: null,
       lastRoundTripMs: null,
+      kept: null,
+      microphone: 'unknown',
 
       press(source) {
         const { phase } = get();
@@ -314,8 +355,23 @@ export function createVoiceStore(client: ApiClient, options: VoiceStoreOptions =
           // an older daemon or a dropped link: the transcribe call will say what is wrong
         }
       },
+      async checkMicrophone() {
+        try {
+          const inputs = await listInputs();
+          set({ microphone: inputs > 0 ? 'present' : 'missing' });
+        } catch {
+          set({ microphone: 'unknown' });
+        }
+      },
+      async retry() {
+        const blob = get().kept;
+        if (!blob || get().phase !== 'idle') return;
+        const mine = ++generation;
+        set({ phase: 'transcribing', source: null, error: null, notice: null, kept: null });
+        await transcribe(mine, blob);
+      },
       dismiss() {
-        set({ error: null, notice: null });
+        set({ error: null, notice: null, kept: null });
       },
       onTranscript(listener) {
         listeners.add(listener);

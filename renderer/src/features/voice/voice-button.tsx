@@ -9,20 +9,24 @@
  *   message now; 'edit' = place it in the input for editing. `mode` overrides the setting.
  * - mode?: 'send' | 'edit'
  * - disabled?: boolean — e.g. while the daemon is unreachable.
- * - onOpenSettings?: () => void — shows an "Open Settings" button in the "not set up" message.
+ * - onOpenSettings?: () => void — navigates to Settings (the button first selects its Voice section): a click on
+ *   the microphone while voice is not set up goes there directly, and the "not set up" message offers it.
  * - align?: 'start' | 'end' (default 'end') — which edge of the button the floating meter and messages align to.
  *
  * Needs a VoiceProvider above it (voice-context.tsx); without one it renders nothing.
  *
  * Use: click to start and click to stop (click-to-talk); or hold the button, Space on the focused
- * button, or Ctrl+Shift+Space, and release to stop (push-to-talk); Escape drops a recording. In the
- * desktop app Ctrl+Shift+Space is global (main/shell/shortcuts.ts): press to start, press to stop, or hold.
+ * button, or Ctrl+Shift+Space, and release to stop (push-to-talk); Escape drops a recording, or closes a
+ * message. In the desktop app Ctrl+Shift+Space is global (main/shell/shortcuts.ts): press to start, press
+ * to stop, or hold. Before any recording the button shows whether voice is set up and a microphone exists;
+ * a failed transcription keeps the recording, with Retry.
  */
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { useStore } from 'zustand';
 import type { WireError } from '../../../../main/core/errors.js';
 import { formatClock, type VoiceDelivery, type VoiceStore } from './store.js';
-import { PUSH_TO_TALK_KEYS, useVoiceStore } from './voice-context.js';
+import { openSettingsSection } from '../settings/sections.js';
+import { PUSH_TO_TALK_KEYS, shortcutScope, useVoiceStore } from './voice-context.js';
 import './voice.css';
 
 export interface VoiceButtonProps {
@@ -77,16 +81,40 @@ function VoiceControl({ store, onTranscript, mode, disabled, onOpenSettings, ali
   const error = useStore(store, (state) => state.error);
   const notice = useStore(store, (state) => state.notice);
   const delivery = useStore(store, (state) => state.delivery);
+  const notSetUp = useStore(store, (state) => state.status?.configured === false);
+  const noMicrophone = useStore(store, (state) => state.microphone === 'missing');
+  const kept = useStore(store, (state) => state.kept !== null);
 
   const latest = useRef({ onTranscript, mode });
   latest.current = { onTranscript, mode };
   useEffect(() => store.getState().onTranscript((transcript) => latest.current.onTranscript(transcript.text, latest.current.mode ?? transcript.delivery)), [store]);
+  // What the button shows before any press: set up or not, a microphone or none. Looked at again when the
+  // window regains focus (config.toml edited meanwhile) and when devices come and go.
   useEffect(() => {
-    void store.getState().refreshStatus();
+    const look = () => {
+      void store.getState().refreshStatus();
+      void store.getState().checkMicrophone();
+    };
+    look();
+    const devices = typeof navigator === 'undefined' ? undefined : navigator.mediaDevices;
+    const onDevices = () => void store.getState().checkMicrophone();
+    devices?.addEventListener?.('devicechange', onDevices);
+    window.addEventListener('focus', look);
+    return () => {
+      devices?.removeEventListener?.('devicechange', onDevices);
+      window.removeEventListener('focus', look);
+    };
   }, [store]);
+  const openVoiceSettings = onOpenSettings
+    ? () => {
+        openSettingsSection('voice');
+        onOpenSettings();
+      }
+    : undefined;
 
   // A pointer press or Space is handled on down/up; the click that follows must not toggle again.
   const suppressClick = useRef(false);
+  const pointerPressed = useRef(false);
   const suppressNextClick = () => {
     suppressClick.current = true;
     setTimeout(() => (suppressClick.current = false), 0);
@@ -96,7 +124,25 @@ function VoiceControl({ store, onTranscript, mode, disabled, onOpenSettings, ali
   const busy = phase === 'transcribing';
   const effectiveDelivery = mode ?? delivery;
   const verb = effectiveDelivery === 'send' ? 'send' : 'transcribe';
-  const label = busy ? 'Transcribing voice input' : recording ? 'Stop voice input' : 'Start voice input';
+  const idle = !recording && !busy;
+  // Not set up: a press would only lose the words, so the button is a way to Settings → Voice instead.
+  const setUpFirst = idle && notSetUp;
+  const label = busy
+    ? 'Transcribing voice input'
+    : recording
+      ? 'Stop voice input'
+      : setUpFirst
+        ? 'Set up voice input'
+        : noMicrophone
+          ? 'Start voice input (no microphone found)'
+          : 'Start voice input';
+  const title = recording
+    ? `Stop and ${verb}`
+    : setUpFirst
+      ? `Voice input is not set up${openVoiceSettings ? ': click to open Settings → Voice' : ''}`
+      : noMicrophone
+        ? 'No microphone found: connect one, or choose an input device in your system sound settings'
+        : `Voice input: click to start and again to ${verb}, or hold to talk. Shortcut: Ctrl+Shift+Space (${shortcutScope()})`;
   const secondsLeft = Math.max(0, Math.ceil(maxSeconds - elapsedMs / 1000));
   const howToStop = holding
     ? `Release to ${verb}`
@@ -116,19 +162,36 @@ function VoiceControl({ store, onTranscript, mode, disabled, onOpenSettings, ali
     setBelow(room < popoverRef.current.offsetHeight + 16);
   }, [showPopover, phase, error, notice]);
 
+  // Escape closes a message (while recording, VoiceProvider's Escape discards the recording instead).
+  const messageShown = Boolean(error) || Boolean(notice);
+  useEffect(() => {
+    if (!messageShown) return;
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      const state = store.getState();
+      if (event.key !== 'Escape' || state.phase !== 'idle' || event.defaultPrevented) return;
+      state.dismiss();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [messageShown, store]);
+
   const onPointerDown = (event: PointerEvent<HTMLButtonElement>) => {
-    if (event.button !== 0 || disabled || busy) return;
+    if (event.button !== 0 || disabled || busy || setUpFirst) return;
     event.currentTarget.setPointerCapture?.(event.pointerId);
+    pointerPressed.current = true;
     store.getState().press('button');
   };
   const onPointerUp = () => {
+    // Only a press this button started owns the click that follows (not set up: the click opens Settings).
+    if (!pointerPressed.current) return;
+    pointerPressed.current = false;
     store.getState().release('button');
     suppressNextClick();
   };
   const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
     if (event.key !== ' ') return;
     event.preventDefault();
-    if (!event.repeat && !disabled && !busy) store.getState().press('button');
+    if (!event.repeat && !disabled && !busy && !setUpFirst) store.getState().press('button');
   };
   const onKeyUp = (event: KeyboardEvent<HTMLButtonElement>) => {
     if (event.key !== ' ') return;
@@ -141,6 +204,11 @@ function VoiceControl({ store, onTranscript, mode, disabled, onOpenSettings, ali
       suppressClick.current = false;
       return;
     }
+    if (setUpFirst && !disabled) {
+      if (openVoiceSettings) openVoiceSettings();
+      else store.getState().toggle('button'); // no way to Settings here: the store says what is missing
+      return;
+    }
     // Enter, or a click from assistive technology (no pointer events): click-to-talk.
     if (!disabled && !busy) store.getState().toggle('button');
   };
@@ -149,13 +217,13 @@ function VoiceControl({ store, onTranscript, mode, disabled, onOpenSettings, ali
     <div ref={controlRef} className={`voice-control align-${align}${below ? ' place-below' : ''}`}>
       <button
         type="button"
-        className={`voice-button${recording ? ' is-recording' : ''}${busy ? ' is-busy' : ''}`}
+        className={`voice-button${recording ? ' is-recording' : ''}${busy ? ' is-busy' : ''}${setUpFirst ? ' is-not-set-up' : ''}${idle && !setUpFirst && noMicrophone ? ' is-no-mic' : ''}`}
         aria-label={label}
         aria-pressed={recording}
         aria-disabled={busy || undefined}
         aria-busy={busy || undefined}
         aria-keyshortcuts={PUSH_TO_TALK_KEYS}
-        title={recording ? `Stop and ${verb}` : `Voice input: click to start and again to ${verb}, or hold to talk (Ctrl+Shift+Space)`}
+        title={title}
         disabled={disabled}
         onPointerDown={onPointerDown}
         onPointerUp={onPointerUp}
@@ -165,7 +233,8 @@ function VoiceControl({ store, onTranscript, mode, disabled, onOpenSettings, ali
         onClick={onClick}
         onContextMenu={(event) => event.preventDefault()}
       >
-        {busy ? <span className="voice-spinner" aria-hidden="true" /> : recording ? <StopIcon /> : <MicIcon />}
+        {busy ? <span className="voice-spinner" aria-hidden="true" /> : recording ? <StopIcon /> : <MicIcon crossed={idle && !setUpFirst && noMicrophone} />}
+        {setUpFirst && <span className="voice-badge" aria-hidden="true">!</span>}
       </button>
       {/* Always in the page, so screen readers hear each change; without the ticking clock. */}
       <span className="voice-sr-only" role="status" aria-live="polite">{announcement}</span>
@@ -196,11 +265,15 @@ function VoiceControl({ store, onTranscript, mode, disabled, onOpenSettings, ali
               <p className="voice-error-title">{voiceErrorTitle(error)}</p>
               <p className="voice-error-message"><Code text={withoutTitle(error.message, voiceErrorTitle(error))} /></p>
               {error.hint && <p className="voice-error-hint"><Code text={error.hint} /></p>}
+              {kept && <p className="voice-error-hint">The recording is kept: Retry sends it again.</p>}
               <div className="voice-error-actions">
-                {onOpenSettings && (error.code === 'transcription_not_configured' || error.code === 'needs_secret') && (
-                  <button type="button" className="link-button" onClick={onOpenSettings}>Open Settings</button>
+                {kept && (
+                  <button type="button" className="link-button" onClick={() => void store.getState().retry()}>Retry</button>
                 )}
-                <button type="button" className="link-button" onClick={() => store.getState().dismiss()} aria-label="Dismiss this voice message">Dismiss</button>
+                {openVoiceSettings && (error.code === 'transcription_not_configured' || error.code === 'needs_secret') && (
+                  <button type="button" className="link-button" onClick={openVoiceSettings}>Open Settings → Voice</button>
+                )}
+                <button type="button" className="link-button" onClick={() => store.getState().dismiss()} aria-label={kept ? 'Discard the recording and this voice message' : 'Dismiss this voice message'}>{kept ? 'Discard' : 'Dismiss'}</button>
               </div>
             </div>
           )}
@@ -216,11 +289,12 @@ function VoiceControl({ store, onTranscript, mode, disabled, onOpenSettings, ali
   );
 }
 
-function MicIcon() {
+function MicIcon({ crossed = false }: { crossed?: boolean }) {
   return (
     <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
       <rect x="9" y="3" width="6" height="11" rx="3" fill="currentColor" />
       <path d="M5.5 11a6.5 6.5 0 0 0 13 0M12 17.5V21M8.5 21h7" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" />
+      {crossed && <path d="M4 4l16 16" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />}
     </svg>
   );
 }

@@ -5,11 +5,17 @@
  * in the desktop app the same keys are the global shortcut, which the window never sees.
  */
 import { createContext, useContext, useEffect, type ReactNode } from 'react';
+import { readBridge } from '../../api/bridge.js';
 import type { VoiceStore } from './store.js';
 
 const VoiceContext = createContext<VoiceStore | null>(null);
 
 export const PUSH_TO_TALK_KEYS = 'Control+Shift+Space';
+
+/** Where the shortcut works: the desktop app registers it globally (main/shell/shortcuts.ts); a browser tab cannot. */
+export function shortcutScope(): string {
+  return readBridge(globalThis) ? 'works from any application' : 'while this window is focused; from any application in the desktop app';
+}
 
 export function isPushToTalkKey(event: Pick<KeyboardEvent, 'code' | 'shiftKey' | 'ctrlKey' | 'metaKey' | 'altKey'>): boolean {
   return event.code === 'Space' && event.shiftKey && (event.ctrlKey || event.metaKey) && !event.altKey;
