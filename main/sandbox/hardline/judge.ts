@@ -33,8 +33,6 @@ export interface Found {
 export interface Decision {
   /** CPU-time deadline (parser.ts cpuMs) past which no more text goes to the parser. */
   deadline: number;
-  /** Verdicts of commands already judged in this decision, by working directory and text. */
-  seen?: Map<string, Map<string, Found | null>>;
   /** Verdicts of scripts already judged (both readers hand the same `sh -c` text over). */
   scripts?: Map<string, Array<{ cwd: string | undefined; positional: string | undefined; found: Found | null }>>;
   /** How each text was read, for `fermix sandbox explain --command` and the tests. */
@@ -117,13 +115,14 @@ function judgeScript(script: Script, context: JudgeContext, depth: number, decis
   for (const fn of script.functions) if (fn.forksItself) return { rule: 'fork_bomb', excerpt: fn.excerpt };
   for (const loop of script.loops) if (loop.infinite && loop.spawns && !loop.waits) return { rule: 'spawn_loop', excerpt: loop.excerpt };
   let local = context;
+  const seen: Seen = new Map();
   for (const pipeline of script.pipelines) {
     let flow: Flow | undefined;
     const stages = pipeline.stages;
     for (let i = 0; i < stages.length; i += 1) {
       const stage = stages[i];
       if (stage.plain !== true && !isPlainCommand(stage)) {
-        const found = judgeCached(stage, local, depth, decision, flow);
+        const found = judgeCached(stage, local, depth, decision, flow, seen);
         // A download run by a later stage: show the pipeline, not only the interpreter.
         if (found !== undefined && found.rule === 'remote_script' && i > 0) {
           return { ...found, excerpt: stages.slice(0, i + 1).map((s) => s.excerpt.trim()).filter((e) => e !== '').join(' | ') };
@@ -147,17 +146,19 @@ function judgeScript(script: Script, context: JudgeContext, depth: number, decis
  * judgeCmd, remembered for commands that stand alone (no stdin from a pipe or here-doc, no
  * positional parameters): an input repeating one command thousands of times is judged once.
  */
-function judgeCached(cmd: Cmd, context: JudgeContext, depth: number, decision: Decision, input: Flow | undefined): Found | undefined {
+/** Verdicts by working directory and command text, for one reading of one script (never shared between readers). */
+type Seen = Map<string, Map<string, Found | null>>;
+
+function judgeCached(cmd: Cmd, context: JudgeContext, depth: number, decision: Decision, input: Flow | undefined, seen: Seen): Found | undefined {
   // The excerpt is the command's whole source text only when it was not cut (600 characters).
   if (input !== undefined || cmd.feeds.length > 0 || context.positional !== undefined || cmd.excerpt === '' || cmd.excerpt.length >= 600) {
     return judgeCmd(cmd, context, depth, decision, input);
   }
-  decision.seen ??= new Map();
   const cwd = context.cwd ?? '';
-  let byText = decision.seen.get(cwd);
+  let byText = seen.get(cwd);
   if (byText === undefined) {
     byText = new Map();
-    decision.seen.set(cwd, byText);
+    seen.set(cwd, byText);
   }
   const known = byText.get(cmd.excerpt);
   if (known !== undefined) return known ?? undefined;

@@ -162,12 +162,14 @@ function redirected(state: State, node: SyntaxNode, background: boolean): void {
     for (const c of continuations) statement(state, c.node, false);
     return;
   }
+  // The refusal message shows the redirection too (`echo b > /proc/sysrq-trigger`, not `echo b`).
+  const redirectText = named(node).filter((c) => c.id !== body?.id && (c.type === 'file_redirect' || c.type === 'herestring_redirect')).map((c) => excerptOf(state, c)).join(' ');
   const pipe = continuations.find((c) => c.op === '|' || c.op === '|&');
   if (pipe !== undefined) {
     const more = pipe.node.type === 'pipeline' ? named(pipe.node) : [pipe.node];
-    pipeline(state, [...stages, ...more.filter((c) => c.type !== 'comment')], background, { index: stages.length - 1, redirects, feeds, extraWords });
+    pipeline(state, [...stages, ...more.filter((c) => c.type !== 'comment')], background, { index: stages.length - 1, redirects, feeds, extraWords, redirectText });
   } else {
-    pipeline(state, stages, background, { index: stages.length - 1, redirects, feeds, extraWords });
+    pipeline(state, stages, background, { index: stages.length - 1, redirects, feeds, extraWords, redirectText });
   }
   for (const c of continuations) if (c !== pipe) statement(state, c.node, false);
 }
@@ -220,6 +222,7 @@ interface StageExtras {
   redirects: Redirect[];
   feeds: Feed[];
   extraWords: Word[];
+  redirectText?: string;
 }
 
 function pipeline(state: State, nodes: SyntaxNode[], background: boolean, extras?: StageExtras): void {
@@ -230,6 +233,7 @@ function pipeline(state: State, nodes: SyntaxNode[], background: boolean, extras
       cmd.redirects.push(...extras.redirects);
       cmd.feeds.push(...extras.feeds);
       cmd.words.push(...extras.extraWords);
+      if (extras.redirectText) cmd.excerpt = `${cmd.excerpt} ${extras.redirectText}`.slice(0, 600);
     }
     stages.push(cmd);
   });
