@@ -8,7 +8,7 @@ import { formatErrorForPeople, isFermixError } from '../core/errors.js';
 import { registerAppScheme, serveAppProtocol } from './app-protocol.js';
 import { createComputerUseState } from './computer-use-state.js';
 import { attachIpcAdapter } from './ipc-adapter.js';
-import { notifyApprovalWaiting, type ApprovalWaiting } from './notifications.js';
+import { notifyApprovalWaiting, notifyJobFinished, type ApprovalWaiting, type JobRunFinished } from './notifications.js';
 import { shellPaths } from './paths.js';
 import { registerPushToTalk } from './shortcuts.js';
 import { createTray } from './tray.js';
@@ -19,6 +19,9 @@ registerAppScheme();
 // Chromium's profile (and the single-instance lock inside it) lives in the Fermix home, so one home means
 // one app, just as it means one daemon (the pid lock); FERMIX_HOME then isolates test and second profiles.
 app.setPath('userData', join(resolveHome(), 'desktop'));
+// As bin/fermix.mjs does for the headless daemon: SQLite's WASM stays on V8's baseline compiler, which
+// halved the daemon's start-up CPU (docs/decisions/0027-startup-and-memory.md).
+app.commandLine.appendSwitch('js-flags', '--liftoff-only');
 
 if (!app.requestSingleInstanceLock()) {
   // A second launch only brings the first window forward (handled by 'second-instance' there).
@@ -85,6 +88,9 @@ async function run(): Promise<void> {
     if (window && !window.isDestroyed() && window.isFocused()) return;
     notifyApprovalWaiting(event.payload as ApprovalWaiting, showWindow);
   });
+  const unsubscribeJobs = daemon.events.subscribe((event) => {
+    if (event.type === 'job.run_finished') notifyJobFinished(event.payload as JobRunFinished, showWindow);
+  });
 
   // Until config.toml has a desktop section, the shortcut comes from the environment (default in accelerator.ts).
   const pushToTalk = registerPushToTalk({ accelerator: process.env.FERMIX_PUSH_TO_TALK, send: ipc.broadcast });
@@ -114,6 +120,7 @@ async function run(): Promise<void> {
     stopping = true;
     pushToTalk.dispose();
     unsubscribeApprovals();
+    unsubscribeJobs();
     ipc.detach();
     void daemon.stop('desktop app quit');
   });
