@@ -170,6 +170,8 @@ describe('hardline', () => {
     const padding = 'x'.repeat(700);
     expect(findHardline(`rm -rf ${padding} build; rm -rf ${padding} /`, context)?.rule).toBe('recursive_delete');
     expect(findHardline(`rm -rf build; cd /; rm -rf build; rm -rf *`, context)?.rule).toBe('recursive_delete');
+    // Same source text, another value: `$d` is `/` once `d=/` was read.
+    expect(findHardline('rm -rf "$d"; d=/; rm -rf "$d"', context)?.rule).toBe('recursive_delete');
   });
 
   it('reads a well-formed command with the parser and the linear scan both', () => {

@@ -14,7 +14,7 @@ import { isLiteral, literalWord, type Cmd, type Feed, type Script, type Word } f
 import { cpuMs, parseShell, PARSE_BUDGET_MS, shellParserReady } from './parser.js';
 import { inlineCode, interpreterName, isFetcherCommand, isShell, readsProgramFromStdin } from './programs.js';
 import { MAX_NESTING, type HardlineRule } from './rule-names.js';
-import { isBlockDevice, isPlainCommand, isRuleName, judgeRedirect, judgeWords, listsEveryProcess, literalOutputWords, matchesEverything } from './rules.js';
+import { isPlainCommand, isRuleName, judgeRedirect, judgeWords, listsEveryProcess, literalOutputWords } from './rules.js';
 import { scanStructure } from './scan.js';
 import type { TargetContext } from './targets.js';
 import { scriptFromTree } from './tree.js';
@@ -142,28 +142,40 @@ function judgeScript(script: Script, context: JudgeContext, depth: number, decis
   return undefined;
 }
 
+/** Verdicts by working directory and command, for one reading of one script (never shared between readers). */
+type Seen = Map<string, Map<string, Found | null>>;
+
+/**
+ * What a verdict depends on: the words and redirections as evaluated (not the source text: `$d`
+ * is another word once `d=/` was read).
+ */
+function verdictKey(cmd: Cmd): string | undefined {
+  let key = '';
+  for (const w of cmd.words) {
+    if (w.sources !== undefined) return undefined;
+    key += `${w.text}\u0001${w.pattern ?? ''}\u0001${w.fetched ? 'F' : ''}${w.procSubst ? 'P' : ''}${w.dynamic ? 'D' : ''}\u0002`;
+  }
+  for (const r of cmd.redirects) key += `\u0003${r.op}\u0001${r.target.text}\u0001${r.target.pattern ?? ''}${r.target.fetched ? 'F' : ''}${r.target.procSubst ? 'P' : ''}`;
+  return key;
+}
+
 /**
  * judgeCmd, remembered for commands that stand alone (no stdin from a pipe or here-doc, no
  * positional parameters): an input repeating one command thousands of times is judged once.
  */
-/** Verdicts by working directory and command text, for one reading of one script (never shared between readers). */
-type Seen = Map<string, Map<string, Found | null>>;
-
 function judgeCached(cmd: Cmd, context: JudgeContext, depth: number, decision: Decision, input: Flow | undefined, seen: Seen): Found | undefined {
-  // The excerpt is the command's whole source text only when it was not cut (600 characters).
-  if (input !== undefined || cmd.feeds.length > 0 || context.positional !== undefined || cmd.excerpt === '' || cmd.excerpt.length >= 600) {
-    return judgeCmd(cmd, context, depth, decision, input);
-  }
+  const key = input === undefined && cmd.feeds.length === 0 && context.positional === undefined ? verdictKey(cmd) : undefined;
+  if (key === undefined) return judgeCmd(cmd, context, depth, decision, input);
   const cwd = context.cwd ?? '';
   let byText = seen.get(cwd);
   if (byText === undefined) {
     byText = new Map();
     seen.set(cwd, byText);
   }
-  const known = byText.get(cmd.excerpt);
+  const known = byText.get(key);
   if (known !== undefined) return known ?? undefined;
   const found = judgeCmd(cmd, context, depth, decision, input);
-  byText.set(cmd.excerpt, found ?? null);
+  byText.set(key, found ?? null);
   return found;
 }
 
@@ -330,4 +342,3 @@ function afterCd(inner: Word[], context: JudgeContext): string | undefined {
   return context.cwd === undefined ? undefined : path.posix.join(context.cwd, t);
 }
 
-export { isBlockDevice, matchesEverything };
