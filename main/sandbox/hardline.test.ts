@@ -172,6 +172,7 @@ describe('hardline', () => {
     expect(findHardline(`rm -rf build; cd /; rm -rf build; rm -rf *`, context)?.rule).toBe('recursive_delete');
     // Same source text, another value: `$d` is `/` once `d=/` was read.
     expect(findHardline('rm -rf "$d"; d=/; rm -rf "$d"', context)?.rule).toBe('recursive_delete');
+    expect(explainHardline('echo $(rm -rf $d); d=/; echo $(rm -rf $d)', context, { parser: false }).hit?.rule).toBe('recursive_delete');
   });
 
   it('reads a well-formed command with the parser and the linear scan both', () => {

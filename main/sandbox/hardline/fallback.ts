@@ -173,7 +173,8 @@ export function conservativeScript(st: Structure, env: WordEnv): Script {
     const nested = (s: number, e: number): boolean => {
       if (s >= e) return false;
       // The same substitution again (outside loops and functions, whose bookkeeping it could touch): same commands.
-      const cacheable = loops.length === 0 && fns.length === 0 && e - s <= 4096;
+      // Not once a variable has a value: the same text could then read differently.
+      const cacheable = loops.length === 0 && fns.length === 0 && e - s <= 4096 && (env.vars === undefined || env.vars.size === 0);
       const key = cacheable ? text.slice(s, e) : '';
       const known = cacheable ? seenNested.get(key) : undefined;
       if (known !== undefined) {
