@@ -10,6 +10,7 @@ import { AttachmentRow, NoticeRow, WarningRow } from './items/small-rows.js';
 import { ToolCallCard } from './items/tool-call-card.js';
 import { TurnFooter } from './items/turn-footer.js';
 import { UserMessage } from './items/user-message.js';
+import { WorkerCards } from './items/worker-cards.js';
 import { displayItems, type DisplayItem } from './thread/display.js';
 import type { Thread, ThreadItem } from './thread/thread-types.js';
 
@@ -65,6 +66,8 @@ function renderItem(item: DisplayItem) {
       return <ThinkingRow />;
     case 'hold':
       return <HoldBanner item={item} />;
+    case 'workers':
+      return <WorkerCards item={item} />;
   }
 }
 

@@ -6,6 +6,7 @@
 import type { EventEnvelope } from '../../../../../main/api/events.js';
 import type { WireError } from '../../../../../main/core/errors.js';
 import { FINISHED, type AlwaysCovers, type ApprovalState, type DirectoryState, type Thread, type ThreadItem, type ToolImage, type TurnStatus } from './thread-types.js';
+import { applySubagentEvent, type WorkerCardState } from '../items/worker-card-state.js';
 
 type Payload = Record<string, any>;
 type Item<K extends ThreadItem['kind']> = Extract<ThreadItem, { kind: K }>;
@@ -203,6 +204,20 @@ function reduce(thread: Thread, event: EventEnvelope, options: ApplyOptions): Th
       const owner = options.turnHint !== undefined ? options.turnHint : runningTurn(thread);
       return withItems(insertAfterTurn(items, owner, { kind: 'attachment', key: `f:${p.id}`, turnId: owner, id: p.id, filename: p.filename, mimeType: p.mime_type, fileKind: p.kind, bytes: p.bytes, caption: p.caption ?? null }));
     }
+    case 'chat.subagent': {
+      const card = p as unknown as WorkerCardState;
+      const key = `w:${card.batch_id}`;
+      const existing = items.findIndex((item) => item.key === key);
+      if (existing !== -1) {
+        const current = items[existing] as Item<'workers'>;
+        return withItems(replaceAt(items, existing, { ...current, cards: applySubagentEvent(current.cards, card) }));
+      }
+      const item: Item<'workers'> = { kind: 'workers', key, turnId: card.turn_id, batchId: card.batch_id, cards: [card] };
+      // Right under the subagents call that started them, else at the end of the turn.
+      const call = findLastIndex(items, (each) => each.kind === 'tool' && each.turnId === card.turn_id && each.name === 'subagents');
+      if (call !== -1) return withItems([...items.slice(0, call + 1), item, ...items.slice(call + 1)]);
+      return withItems(insertAfterTurn(items, card.turn_id, item));
+    }
     case 'chat.reaction': {
       const owner = options.turnHint !== undefined ? options.turnHint : runningTurn(thread);
       const index = findIndex(items, (item) => item.kind === 'user' && (owner === null || item.turnId === owner));
@@ -258,4 +273,9 @@ function finishTurn(items: ThreadItem[], turnId: string, p: Payload, seq: number
   const existing = next.findIndex((item) => item.kind === 'turn-end' && item.turnId === turnId);
   if (existing !== -1) return replaceAt(next, existing, end);
   return insertAfterTurn(next, turnId, end);
+}
+
+function findLastIndex<T>(items: readonly T[], predicate: (item: T) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i -= 1) if (predicate(items[i])) return i;
+  return -1;
 }

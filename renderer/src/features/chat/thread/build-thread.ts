@@ -168,7 +168,7 @@ export function buildThread(snapshot: ThreadSnapshot): Thread {
     const turnId = (event.payload as { turn_id?: string } | null)?.turn_id;
     if (event.type === 'chat.turn_started' && turnId) replayTurn = turnId;
     const concernsTurn = turnId !== undefined && (rebuild.has(turnId) || partial.has(turnId));
-    const unstored = event.type === 'chat.attachment' || event.type === 'chat.reaction' || event.type === 'directory_access.requested' || event.type === 'approval.resolved';
+    const unstored = event.type === 'chat.attachment' || event.type === 'chat.reaction' || event.type === 'chat.subagent' || event.type === 'directory_access.requested' || event.type === 'approval.resolved';
     // A turn unknown to the snapshot (queued after it was read) comes in whole from the replay.
     const newTurn = turnId !== undefined && isNewTurn(turnId);
     if (!concernsTurn && !unstored && !newTurn) continue;

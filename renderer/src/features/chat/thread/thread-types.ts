@@ -1,6 +1,7 @@
 import type { OutputOf } from '../../../../../main/api/contract.js';
 import type { WireError } from '../../../../../main/core/errors.js';
 import type { MessageAttachment } from '../attachments/attachment-types.js';
+import type { WorkerCardState } from '../items/worker-card-state.js';
 
 export type TurnSummary = OutputOf<'chat.turns'>['turns'][number];
 /** A stored message; `turn_id` is known from chat.history, absent from the older conversations.get. */
@@ -89,7 +90,9 @@ export type ThreadItem =
   | { kind: 'compaction'; key: string; id: number; summary: string; replaced: number; reason: Compaction['reason']; createdAt: string }
   /** What a slash command did, said in the thread (e.g. "Computer use paused"). */
   /** `turnId`: said while that turn ran, so what it streams afterwards goes below (ordered with the stream). */
-  | { kind: 'notice'; key: string; text: string; error: WireError | null; turnId?: string | null };
+  | { kind: 'notice'; key: string; text: string; error: WireError | null; turnId?: string | null }
+  /** A `subagents` call's workers, live from chat.subagent events (not stored: a reload keeps the tool result only). */
+  | { kind: 'workers'; key: string; turnId: string; batchId: string; cards: WorkerCardState[] };
 
 export type ThreadItemKind = ThreadItem['kind'];
 
