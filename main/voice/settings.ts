@@ -8,7 +8,7 @@ import { FermixError } from '../core/errors.js';
 import { SECRET_NAME } from '../secrets/keychain.js';
 
 /** Where a person sets transcription up in the window. */
-export const VOICE_SETUP_UI = 'Settings → Voice and transcription';
+export const VOICE_SETUP_UI = 'Settings → Voice';
 
 export const CONFIG_EXAMPLE = 'base_url and model under [fermix_core.transcription] in config.toml (e.g. "https://api.openai.com/v1" and "whisper-1", or a local whisper.cpp server\'s http://127.0.0.1:8080/v1)';
 
