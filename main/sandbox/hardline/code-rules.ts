@@ -27,7 +27,7 @@ const FORK_WHILE_FORK = /\bfork\s{0,8}(?:\(\s{0,8}\))?\s{0,8}(?:while|until|unle
 const DELETE_CALL = /\b(?:shutil\.rmtree|rmtree|remove_tree|rmSync|rmdirSync|rimraf(?:Sync)?|removeSync|fs\.rm|fs\.promises\.rm|rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|deleteRecursively|os\.RemoveAll)(?![\w.])\s{0,8}\(?/g;
 const NEEDS_RECURSIVE = new Set(['rmSync', 'rmdirSync', 'fs.rm', 'fs.promises.rm']);
 
-const SHELL_CALL = /\b(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|commands\.getoutput|system|execSync|execFileSync|exec|spawnSync|shell_exec|passthru|popen|proc_open|IO\.popen|Open3\.\w{1,20}|Kernel\.system|Runtime\.getRuntime\(\)\.exec)(?![\w.])\s{0,8}\(?/g;
+const SHELL_CALL = /\b(?:os\.system|os\.popen|subprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|commands\.getoutput|system|execSync|execFileSync|exec|spawnSync|spawn|shell_exec|passthru|popen|proc_open|IO\.popen|Open3\.\w{1,20}|Kernel\.system|Runtime\.getRuntime\(\)\.exec)(?![\w.])\s{0,8}\(?/g;
 
 const MASS_KILL = /\b(?:os\.kill|os\.killpg|process\.kill|Process\.kill|posix_kill|kill)\s{0,8}\(?\s{0,8}(?:-1\b|['"]?(?:KILL|TERM|9|15|SIGKILL|SIGTERM|signal\.SIGKILL|signal\.SIGTERM)['"]?\s{0,8},\s{0,8}-1\b)/;
 
@@ -156,9 +156,15 @@ function shellStringOf(args: string): string | undefined {
     if (a[i] !== ',') break;
     i += 1;
     if (!list && parts.length === 1) {
-      // `system("rm", "-rf", "/")` (Perl/Ruby list form) continues; `run("…", shell=True)` stops at a keyword.
-      const next = a.slice(i).trimStart();
-      if (!next.startsWith("'") && !next.startsWith('"')) break;
+      // `system("rm", "-rf", "/")` (Perl/Ruby list form) continues; `spawn('sh', ['-c', …])` goes on into
+      // its argument list; `run("…", shell=True)` stops at a keyword.
+      while (i < a.length && (a[i] === ' ' || a[i] === '\t' || a[i] === '\n')) i += 1;
+      if (a[i] === '[') {
+        list = true;
+        i += 1;
+        continue;
+      }
+      if (a[i] !== "'" && a[i] !== '"') break;
     }
   }
   if (parts.length === 0) return undefined;

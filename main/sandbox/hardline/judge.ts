@@ -259,6 +259,14 @@ function judgeProgram(code: string, context: JudgeContext, depth: number, decisi
 function stdinOf(cmd: Cmd, input: Flow | undefined): Flow {
   const fromNet = cmd.redirects.some((r) => r.op === '<' && ((r.target.procSubst && r.target.fetched) || /^\/dev\/(?:tcp|udp)\//.test(r.target.text)));
   if (fromNet) return { texts: [], fetched: true };
+  // `sh < <(echo 'rm -rf /')`: what the process substitution prints.
+  const fromProc = cmd.redirects.find((r) => r.op === '<' && r.target.procSubst && r.target.sources !== undefined);
+  if (fromProc?.target.sources !== undefined) {
+    const last = fromProc.target.sources[fromProc.target.sources.length - 1];
+    let flow: Flow | undefined;
+    for (const stage of last?.stages ?? []) flow = outputOf(stage, flow);
+    if (flow !== undefined) return { texts: flow.texts, fetched: flow.fetched };
+  }
   if (cmd.feeds.length > 0) return { texts: cmd.feeds.map((f: Feed) => f.text), fetched: cmd.feeds.some((f) => f.fetched) };
   return input ?? { texts: [], fetched: false };
 }
