@@ -224,9 +224,11 @@ function judgeCmd(cmd: Cmd, context: JudgeContext, depth: number, decision: Deci
     }
   }
 
-  const judgeInner = (inner: Word[]) => judgeCmd({ words: inner, redirects: [], feeds: [], excerpt: inner.map((w) => w.text).join(' ') }, context, depth + 1, decision, undefined)?.rule;
+  const judgeInner = name === 'find' || u.xargs !== undefined || u.parallel !== undefined
+    ? (inner: Word[]) => judgeCmd({ words: inner, redirects: [], feeds: [], excerpt: inner.map((w) => w.text).join(' ') }, context, depth + 1, decision, undefined)?.rule
+    : undefined;
 
-  if (u.xargs !== undefined || (u.parallel !== undefined && u.parallel.inputs === undefined)) {
+  if (judgeInner !== undefined && (u.xargs !== undefined || (u.parallel !== undefined && u.parallel.inputs === undefined))) {
     if (name === 'kill' && input?.producer !== undefined && listsEveryProcess([{ stages: [input.producer] }])) return hit('mass_kill');
     const fed = fedWords(stdinOf(cmd, input), input);
     const replace = u.xargs?.replace ?? (u.parallel !== undefined ? '{}' : undefined);
@@ -236,14 +238,14 @@ function judgeCmd(cmd: Cmd, context: JudgeContext, depth: number, decision: Deci
       if (rule !== undefined) return hit(rule);
     }
   }
-  if (u.parallel?.inputs !== undefined) {
+  if (judgeInner !== undefined && u.parallel?.inputs !== undefined) {
     for (const operand of u.parallel.inputs.slice(0, MAX_COMPOSED)) {
       const rule = judgeInner(compose(words, operand, '{}'));
       if (rule !== undefined) return hit(rule);
     }
   }
   if (name === 'kill' && words.slice(1).some((w) => w.sources !== undefined && listsEveryProcess(w.sources))) return hit('mass_kill');
-  const rule = judgeWords(words, context, name === 'find' ? judgeInner : undefined);
+  const rule = judgeWords(words, context, judgeInner);
   return rule === undefined ? undefined : hit(rule);
 }
 

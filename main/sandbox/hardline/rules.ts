@@ -56,14 +56,14 @@ export function judgeRedirect(op: string, target: Word): HardlineRule | undefine
   return undefined;
 }
 
-/** Single-letter flags from `-rf`, `-R`, … (not from `--long` options). */
-function shortFlags(args: string[]): Set<string> {
-  const set = new Set<string>();
+/** Single-letter flags from `-rf`, `-R`, … (not from `--long` options), as one string with `has`. */
+function shortFlags(args: string[]): { has(flag: string): boolean } {
+  let letters = '';
   for (const a of args) {
     if (a === '--') break;
-    if (a.length < 40 && /^-[A-Za-z]+$/.test(a)) for (const ch of a.slice(1)) set.add(ch);
+    if (a.length > 1 && a.length < 40 && a[0] === '-' && a[1] !== '-' && /^-[A-Za-z]+$/.test(a)) letters += a.slice(1);
   }
-  return set;
+  return { has: (flag) => letters.includes(flag) };
 }
 
 /** Every program name judgeWords has a rule for (the judge skips the others early). */
