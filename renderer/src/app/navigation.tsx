@@ -1,5 +1,5 @@
 import { Icon, type IconName } from '../ui/icons.js';
-import { modKey } from '../features/palette/shortcuts.js';
+import { isMac, modKey } from '../features/palette/shortcuts.js';
 import { useLayout } from './model-context.js';
 
 export type Screen = 'chat' | 'jobs' | 'plugins' | 'settings' | 'audit';
@@ -41,7 +41,8 @@ export function Navigation({ current, onSelect }: { current: Screen; onSelect: (
         ))}
       </ul>
       <div className="nav-tools">
-        <button type="button" className="nav-item" aria-label="Command palette" title={`Command palette (${modKey()}+K)`} onClick={() => open('palette')}>
+        {/* The name repeats the visible label (WCAG 2.5.3, label in name) and stays when the collapsed rail hides it. */}
+        <button type="button" className="nav-item" aria-label={`Commands ${modKey()}+K`} aria-keyshortcuts={isMac() ? 'Meta+K' : 'Control+K'} title={`Command palette (${modKey()}+K)`} onClick={() => open('palette')}>
           <Icon name="search" size={18} />
           <span className="nav-label">Commands <kbd>{modKey()}+K</kbd></span>
         </button>

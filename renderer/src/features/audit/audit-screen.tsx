@@ -64,10 +64,11 @@ export function AuditScreen() {
             {SINCE_OPTIONS.map((each) => <option key={each.value} value={each.value}>{each.label}</option>)}
           </select>
         </div>
+        {/* Each name starts with the button's visible label (WCAG 2.5.3, label in name), then says what it exports. */}
         <div className="audit-actions">
           <button type="button" onClick={() => void load()} disabled={loading}>{loading ? 'Loading…' : 'Refresh'}</button>
-          <button type="button" onClick={() => void save('jsonl')} disabled={exporting} aria-label="Export the filtered audit as JSON Lines">Export JSONL</button>
-          <button type="button" onClick={() => void save('csv')} disabled={exporting} aria-label="Export the filtered audit as CSV">Export CSV</button>
+          <button type="button" onClick={() => void save('jsonl')} disabled={exporting} aria-label="Export JSONL: export the filtered audit as JSON Lines">Export JSONL</button>
+          <button type="button" onClick={() => void save('csv')} disabled={exporting} aria-label="Export CSV: export the filtered audit as CSV">Export CSV</button>
         </div>
       </form>
       {error && <ErrorNotice error={error} />}

@@ -9,7 +9,7 @@ import { RowMenu } from './row-menu.js';
  * One conversation: the row opens it; its ⋯ menu renames (inline), pins and deletes. The open button
  * comes first so "the first button of the list" is always a conversation.
  */
-export function ConversationRow({ conversation, snippet, onOpened }: { conversation: Conversation; snippet?: string | null; onOpened?: () => void }) {
+export function ConversationRow({ conversation, snippet, groupLabelId, onOpened }: { conversation: Conversation; snippet?: string | null; groupLabelId?: string; onOpened?: () => void }) {
   const selected = useChat((state) => state.selectedId === conversation.id);
   const select = useChat((state) => state.select);
   const rename = useChat((state) => state.rename);
@@ -56,6 +56,7 @@ export function ConversationRow({ conversation, snippet, onOpened }: { conversat
         type="button"
         className="conversation-item"
         aria-current={selected ? 'true' : undefined}
+        aria-describedby={groupLabelId}
         onClick={() => {
           void select(conversation.id);
           onOpened?.();

@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useRef, useState } from 'react';
+import { Fragment, useEffect, useId, useRef, useState } from 'react';
 import './conversations.css';
 import { useChat, useLayout } from '../../app/model-context.js';
 import { Icon } from '../../ui/icons.js';
@@ -21,6 +21,7 @@ export function ConversationSidebar({ drawer = false }: { drawer?: boolean }) {
   const setDrawer = useLayout((state) => state.setDrawer);
   const [query, setQuery] = useState(search.query);
   const field = useRef<HTMLInputElement | null>(null);
+  const groupId = useId();
   const closeDrawer = () => drawer && setDrawer(false);
 
   useEffect(() => {
@@ -93,11 +94,13 @@ export function ConversationSidebar({ drawer = false }: { drawer?: boolean }) {
         <>
           {loaded && conversations.length === 0 && <p className="empty">No conversations yet. Your first message starts one.</p>}
           <ul aria-label="Conversations" className="conversation-rows">
-            {groupConversations(conversations).map((group) => (
+            {/* A list may hold only list items (axe "list"): the date label is an item hidden from assistive tech,
+                and each row of its group takes it as its description, so it is heard but never counted as a row. */}
+            {groupConversations(conversations).map((group, index) => (
               <Fragment key={group.name}>
-                <li role="presentation" className="group-label">{group.name}</li>
+                <li aria-hidden="true" id={`${groupId}-${index}`} className="group-label">{group.name}</li>
                 {group.items.map((conversation) => (
-                  <ConversationRow key={conversation.id} conversation={conversation} onOpened={closeDrawer} />
+                  <ConversationRow key={conversation.id} conversation={conversation} groupLabelId={`${groupId}-${index}`} onOpened={closeDrawer} />
                 ))}
               </Fragment>
             ))}

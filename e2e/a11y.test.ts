@@ -1,0 +1,70 @@
+// An automated accessibility check: axe-core (STACK.md) injected into the window the daemon serves, run over
+// every screen and every Settings section, light and dark; no serious or critical violation may remain.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startModelServer, type ModelServer } from '../test/fixtures/model-server/index.js';
+import { providerConfig, startAppSession, type AppSession } from './support/app-session.js';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface Violation { id: string; impact: string | null; help: string; nodes: { target: string[]; failureSummary?: string }[] }
+
+/** axe's serious and critical findings on the page as it is now, one line each. */
+async function seriousViolations(page: Page, where: string): Promise<string[]> {
+  // Evaluated through the DevTools protocol: the window's CSP (script-src 'self') rightly refuses inline tags.
+  if (!(await page.evaluate<boolean>("typeof window.axe === 'object'"))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate<Violation[]>("window.axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations)");
+  return violations
+    .filter((each) => each.impact === 'serious' || each.impact === 'critical')
+    // The first node's summary carries what to change (for color-contrast: both colours and the ratio).
+    .map((each) => `${where}: ${each.id} (${each.impact}) ${each.help} — ${each.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(', ')} — ${(each.nodes[0]?.failureSummary ?? '').replace(/\s+/g, ' ')}`);
+}
+
+describe('accessibility (axe-core) on every screen', () => {
+  let server: ModelServer;
+  let app: AppSession;
+
+  beforeAll(async () => {
+    server = await startModelServer();
+    server.setScript(() => ({ text: 'Hello from the scripted model.' }));
+    app = await startAppSession({ config: providerConfig(server.baseUrlOpenAI), viewport: { width: 1280, height: 800 } });
+  }, 90_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await server?.close();
+  });
+
+  it('finds no serious or critical violation on Chat, Jobs, Plugins, every Settings section and Audit, light and dark', { timeout: 60_000 }, async () => {
+    const { page } = app;
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    const found: string[] = [];
+    const check = async (where: string) => {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme });
+        found.push(...(await seriousViolations(page, `${where} (${colorScheme})`)));
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+    };
+    await page.getByRole('textbox', { name: 'Message' }).fill('Hello');
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    await page.getByText('Hello from the scripted model.').first().waitFor();
+    await check('Chat');
+    for (const screen of ['Jobs', 'Plugins', 'Audit']) {
+      if ((await nav.getByRole('button', { name: screen, exact: true }).count()) === 0) continue; // Jobs only where the build has it
+      await nav.getByRole('button', { name: screen, exact: true }).click();
+      await page.getByRole('heading', { name: screen, level: 1 }).waitFor();
+      await check(screen);
+    }
+    await nav.getByRole('button', { name: 'Settings' }).click();
+    const sections = page.getByRole('navigation', { name: 'Settings sections' });
+    for (const section of await sections.getByRole('button').allInnerTexts()) {
+      await sections.getByRole('button', { name: section, exact: true }).click();
+      await page.getByRole('heading', { name: section, level: 2, exact: true }).waitFor();
+      await check(`Settings → ${section}`);
+    }
+    expect(found).toEqual([]);
+  });
+});
