@@ -86,7 +86,7 @@ describe('fermix plugins (no daemon running)', () => {
     expect((await run('upgrade', 'slack', '--json')).json.result).toMatchObject({ from: '1.0.0', to: '1.0.0', upgraded: false });
     expect((await run('gc', '--json')).json.result).toEqual({ removed: [] });
     const doctor = await run('doctor', 'slack', '--json');
-    expect(doctor.json.result).toEqual({ trust_dev_key: true, plugins: [{ name: 'slack', status: 'ready', enabled: true, version: '1.0.0', detail: null }] });
+    expect(doctor.json.result).toEqual({ trust_dev_key: true, plugins: [{ name: 'slack', status: 'ready', enabled: true, version: '1.0.0', detail: null, live: null, remote: false }] });
 
     const cleared = await run('auth', 'clear', 'slack');
     expect(cleared.stdout).toContain('Nothing was revoked upstream');
