@@ -248,12 +248,13 @@ describe('hardline size cap and linear time', () => {
       `rm -rf /${'*'.repeat(size - 8)}`,
       `python3 -c "${'while True: '.repeat(size / 12 - 2)}"`,
       `${'x=$(echo '.repeat(size / 10 - 1)}`,
+      `rm -rf ${'/*'.repeat(size / 2 - 4)}`,
     ];
     const rules = inputs.map((input) => {
       expect(Buffer.byteLength(input)).toBeLessThanOrEqual(size);
       return findHardline(input, context)?.rule ?? 'allowed';
     });
-    expect(rules).toEqual(['allowed', 'allowed', 'too_deep', 'recursive_delete', 'allowed', 'too_deep']);
+    expect(rules).toEqual(['allowed', 'allowed', 'too_deep', 'recursive_delete', 'allowed', 'too_deep', 'recursive_delete']);
   });
 
   it('sends inputs past the parser limits to the linear scan alone', () => {

@@ -128,15 +128,33 @@ function needsNormalising(t: string): boolean {
   return t.includes('//') || t.includes('/./') || t.includes('/../') || t.endsWith('/.') || t.endsWith('/..') || t.includes('*') || (t.endsWith('/') && t !== '/');
 }
 
-/** `/`, `//`, `/.`, `/*`, `/./*`, `/..` all mean the root: normalise and drop trailing globs. */
+/**
+ * `/`, `//`, `/.`, `/*`, `/./*`, `/..` all mean the root: normalise and drop trailing glob segments
+ * (`*`, `**`, `.*`, `*.*`). One pass from the end: linear however many segments there are.
+ */
 export function stripGlobs(p: string): string {
-  let t = path.posix.normalize(p);
+  const t = path.posix.normalize(p);
+  let end = t.length;
+  while (end > 1 && t[end - 1] === '/') end -= 1;
   for (;;) {
-    const next = t.replace(/\/(\*+|\.\*|\.|\*\.\*)$/, '').replace(/\/+$/, '');
-    if (next === t) break;
-    t = next;
+    const slash = t.lastIndexOf('/', end - 1);
+    if (slash === -1 || end === 0) break;
+    if (!isGlobSegment(t, slash + 1, end)) break;
+    end = slash;
+    while (end > 1 && t[end - 1] === '/') end -= 1;
   }
-  return t === '' ? '/' : path.posix.normalize(t);
+  const kept = t.slice(0, end);
+  return kept === '' ? '/' : path.posix.normalize(kept);
+}
+
+function isGlobSegment(t: string, from: number, to: number): boolean {
+  const n = to - from;
+  if (n === 0) return false;
+  if (n === 1) return t[from] === '*' || t[from] === '.';
+  if (n === 2 && t[from] === '.' && t[from + 1] === '*') return true;
+  if (n === 3 && t.slice(from, to) === '*.*') return true;
+  for (let k = from; k < to; k += 1) if (t[k] !== '*') return false;
+  return true;
 }
 
 function escapeGlob(s: string): string {
@@ -255,6 +273,7 @@ function compileSegment(segment: string): Atom[] | undefined {
   const atoms: Atom[] = [];
   let fixed = 0;
   let hasGlob = false;
+  let noCloser = false;
   for (let i = 0; i < segment.length; i += 1) {
     const c = segment[i];
     if (c === '\\') {
@@ -269,8 +288,9 @@ function compileSegment(segment: string): Atom[] | undefined {
       atoms.push({ kind: 'any' });
       fixed += 1;
     } else if (c === '[') {
-      const endBracket = segment.indexOf(']', i + 2);
+      const endBracket = noCloser ? -1 : segment.indexOf(']', i + 2);
       if (endBracket === -1) {
+        noCloser = true; // no later `[` has a `]` either: do not search again
         atoms.push({ kind: 'lit', ch: '[' });
         fixed += 1;
         continue;
