@@ -1,4 +1,4 @@
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { FermixError, fromWireError, type WireError } from '../core/errors.js';
 import type { EventEnvelope } from '../api/events.js';
@@ -13,10 +13,9 @@ export function daemonNotRunning(socketPath: string): FermixError {
   });
 }
 
-/** One request over the control socket. A missing or refusing socket means the daemon is down. */
-export async function callDaemon(socketPath: string, method: string, params: unknown = {}, timeoutMs = 30_000): Promise<unknown> {
+/** Connects to the daemon's control socket; a missing or refusing socket means the daemon is down. */
+async function openControlSocket(socketPath: string): Promise<Socket> {
   const socket = connect(socketPath);
-  socket.setTimeout(timeoutMs);
   try {
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', resolve);
@@ -28,6 +27,13 @@ export async function callDaemon(socketPath: string, method: string, params: unk
     if (code === 'ENOENT' || code === 'ECONNREFUSED') throw daemonNotRunning(socketPath);
     throw error;
   }
+  return socket;
+}
+
+/** One request over the control socket. A missing or refusing socket means the daemon is down. */
+export async function callDaemon(socketPath: string, method: string, params: unknown = {}, timeoutMs = 30_000): Promise<unknown> {
+  const socket = await openControlSocket(socketPath);
+  socket.setTimeout(timeoutMs);
   const timeout = new Promise<never>((_, reject) =>
     socket.once('timeout', () => {
       socket.destroy();
@@ -47,18 +53,7 @@ export async function callDaemon(socketPath: string, method: string, params: unk
  * resolves with the closing frame. A daemon that closes without one is reported as `daemon_stream_lost`.
  */
 export async function followDaemon(socketPath: string, params: FollowParams, onEvent: (event: EventEnvelope) => Promise<void> | void, timeoutMs: number): Promise<FollowEnd> {
-  const socket = connect(socketPath);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', resolve);
-      socket.once('error', reject);
-    });
-  } catch (error) {
-    socket.destroy();
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ECONNREFUSED') throw daemonNotRunning(socketPath);
-    throw error;
-  }
+  const socket = await openControlSocket(socketPath);
   const reader = createFrameReader(socket);
   const requestId = randomUUID();
   const timer = setTimeout(() => socket.destroy(new FermixError({ code: 'daemon_timeout', message: `The turn did not end within ${timeoutMs} ms.`, hint: 'The turn goes on in the daemon: `fermix ask --json` waits for it, or see the Fermix window.' })), timeoutMs);

@@ -16,6 +16,16 @@ export const processIo: CliIo = {
   err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
 };
 
+/**
+ * Prints a verb's answer: the reference's `--json` envelope (`{"schema_version":1,"ok":true,"result":…}`)
+ * or, for people, whatever `human` writes. Returns the exit code of a success.
+ */
+export function printResult(io: CliIo, json: boolean, result: unknown, human: () => void): number {
+  if (json) io.out(JSON.stringify({ schema_version: 1, ok: true, result }));
+  else human();
+  return EXIT.ok;
+}
+
 /** Prints an error for people (or as JSON) and returns the exit code it deserves. */
 export function reportError(io: CliIo, error: unknown, json: boolean): number {
   if (error instanceof UsageError) {

@@ -5,7 +5,7 @@
  */
 import type { HomePaths } from '../../config/home.js';
 import { callDaemon } from '../control-client.js';
-import { EXIT, UsageError, type CliIo } from '../output.js';
+import { printResult, UsageError, type CliIo } from '../output.js';
 
 export const MEMORY_USAGE = `usage: fermix memory list [--limit N] [--json]      every memory, newest first (default 200)
        fermix memory search WORDS… [--history] [--json]   full-text search (--history: past conversations too)
@@ -27,11 +27,7 @@ function memoryRows(memories: MemoryLine[]): string[] {
 
 export async function memoryVerb(io: CliIo, paths: HomePaths, words: string[], options: { json: boolean; limit?: string; history: boolean }): Promise<number> {
   const [sub, ...rest] = words;
-  const print = (result: unknown, human: () => void) => {
-    if (options.json) io.out(JSON.stringify({ schema_version: 1, ok: true, result }));
-    else human();
-    return EXIT.ok;
-  };
+  const print = (result: unknown, human: () => void) => printResult(io, options.json, result, human);
   switch (sub) {
     case undefined:
     case 'list': {

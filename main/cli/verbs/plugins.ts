@@ -15,6 +15,7 @@ import { packageRoot } from '../../daemon/package-root.js';
 import { createPluginService } from '../../plugins/service.js';
 import type { HttpRailNet } from '../../plugins/rails/http/interpreter.js';
 import { createSecretStore } from '../../secrets/secret-store.js';
+import { readHiddenInput } from '../hidden-input.js';
 import { callDaemon } from '../control-client.js';
 import { EXIT, UsageError, type CliIo } from '../output.js';
 import { OAUTH_CLI_OPTIONS, requireClientId, runOAuthLogin } from './plugins-oauth.js';
@@ -31,36 +32,6 @@ export interface PluginsCliDeps {
 }
 
 const MUTATING = new Set(['plugins.install', 'plugins.upgrade', 'plugins.pin', 'plugins.uninstall', 'plugins.gc', 'plugins.enable', 'plugins.disable', 'plugins.reload', 'plugins.set_secret', 'plugins.clear_secret', 'plugins.config_set', 'plugins.oauth_client.set', 'plugins.oauth_refresh', 'plugins.oauth_logout']);
-
-async function readSecretFromTerminal(prompt: string, fromStdin: boolean, io: CliIo): Promise<string> {
-  if (fromStdin || !process.stdin.isTTY) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
-  }
-  io.err(`${prompt} (input hidden): `);
-  const stdin = process.stdin;
-  stdin.setRawMode(true);
-  stdin.resume();
-  return new Promise((resolve, reject) => {
-    let value = '';
-    const finish = (done: () => void) => {
-      stdin.off('data', onData);
-      stdin.setRawMode(false);
-      stdin.pause();
-      io.err('');
-      done();
-    };
-    const onData = (data: Buffer) => {
-      for (const char of data.toString('utf8')) {
-        if (char === '\r' || char === '\n') return finish(() => resolve(value));
-        if (char === '\u0003') return finish(() => reject(new UsageError('cancelled')));
-        value = char === '\u007f' ? value.slice(0, -1) : value + char;
-      }
-    };
-    stdin.on('data', onData);
-  });
-}
 
 function splitAt(spec: string | undefined, verb: string, required: boolean): { name: string; version?: string } {
   if (!spec) throw new UsageError(`usage: fermix plugins ${verb} NAME${required ? '@VERSION' : '[@VERSION]'}`);
@@ -135,7 +106,7 @@ export async function pluginsVerb(io: CliIo, paths: HomePaths, argv: string[], d
     const plan = planPluginsCommand(parsed.positionals);
     if (plan.needsSecret) {
       if (plan.secretField) plan.input.client_id = requireClientId(parsed.values['client-id'], String(plan.input.provider));
-      const value = await (deps.readSecret ?? ((prompt, fromStdin) => readSecretFromTerminal(prompt, fromStdin, io)))(plan.secretField ? `Client secret for ${plan.needsSecret}` : `Key for ${plan.needsSecret}`, parsed.values.stdin ?? false);
+      const value = await (deps.readSecret ?? ((prompt, fromStdin) => readHiddenInput(io, prompt, fromStdin)))(plan.secretField ? `Client secret for ${plan.needsSecret}` : `Key for ${plan.needsSecret}`, parsed.values.stdin ?? false);
       plan.input[plan.secretField ?? 'value'] = value;
     }
     // One local service per command: a login's start and wait must share its loopback listener.

@@ -4,38 +4,7 @@ import { SECRET_NAME } from '../../secrets/keychain.js';
 import { createSecretStore } from '../../secrets/secret-store.js';
 import { migrateSecrets } from '../../secrets/migrate.js';
 import { EXIT, UsageError, type CliIo } from '../output.js';
-
-/** Reads a secret without echoing it (terminal) or from piped stdin (`--stdin`). Never from argv: argv is visible in `ps`. */
-async function readSecret(io: CliIo, name: string, fromStdin: boolean): Promise<string> {
-  if (fromStdin || !process.stdin.isTTY) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
-  }
-  io.err(`Value for ${name} (input hidden): `);
-  const stdin = process.stdin;
-  stdin.setRawMode(true);
-  stdin.resume();
-  return new Promise((resolve, reject) => {
-    let value = '';
-    const onData = (data: Buffer) => {
-      for (const char of data.toString('utf8')) {
-        if (char === '\r' || char === '\n') return finish(() => resolve(value));
-        if (char === '\u0003') return finish(() => reject(new UsageError('cancelled')));
-        if (char === '\u007f') value = value.slice(0, -1);
-        else value += char;
-      }
-    };
-    const finish = (done: () => void) => {
-      stdin.off('data', onData);
-      stdin.setRawMode(false);
-      stdin.pause();
-      io.err('');
-      done();
-    };
-    stdin.on('data', onData);
-  });
-}
+import { readHiddenInput } from '../hidden-input.js';
 
 /**
  * Refuses a malformed NAME without repeating it: `fermix secrets set OPENAI_API_KEY=sk-…` puts the value
@@ -74,7 +43,7 @@ export async function secretsVerb(io: CliIo, paths: HomePaths, rest: string[], o
   if (sub === 'set') {
     if (!name) throw new UsageError('usage: fermix secrets set NAME [--stdin]');
     if (extra !== undefined) throw new UsageError(`fermix secrets set takes no value on the command line (it would be visible in \`ps\` and your shell history). Run \`fermix secrets set ${name}\` and type it, or pipe it: printf '%s' "$VALUE" | fermix secrets set ${name} --stdin`);
-    keychain.set(name, await readSecret(io, name, options.stdin));
+    keychain.set(name, await readHiddenInput(io, `Value for ${name}`, options.stdin));
     io.out(options.json ? JSON.stringify({ ok: true, result: { name, stored: true, store: keychain.kind } }) : `Stored ${name} in ${keychain.label}.`);
     return EXIT.ok;
   }

@@ -4,7 +4,7 @@
  */
 import type { HomePaths } from '../../config/home.js';
 import { callDaemon } from '../control-client.js';
-import { EXIT, UsageError, type CliIo } from '../output.js';
+import { printResult, UsageError, type CliIo } from '../output.js';
 
 export const SKILLS_USAGE = `usage: fermix skills list [--json]                every loaded skill (and why a bad SKILL.md was skipped)
        fermix skills view NAME [--file REF] [--json]   its metadata and instructions, or references/REF.md
@@ -22,11 +22,7 @@ function oneLine(text: string, max = 80): string {
 
 export async function skillsVerb(io: CliIo, paths: HomePaths, words: string[], options: { json: boolean; file?: string }): Promise<number> {
   const [sub, name] = words;
-  const print = (result: unknown, human: () => void) => {
-    if (options.json) io.out(JSON.stringify({ schema_version: 1, ok: true, result }));
-    else human();
-    return EXIT.ok;
-  };
+  const print = (result: unknown, human: () => void) => printResult(io, options.json, result, human);
   switch (sub) {
     case undefined:
     case 'list': {
