@@ -5,24 +5,16 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { messagesOf, startModelServer, toolNamesOf, toolResultsOf, type ModelServer, type RecordedRequest } from './fixtures/model-server/index.js';
+import { describe, expect, it } from 'vitest';
+import { useAgentTestContext } from '../main/agent/test-context.js';
+import { messagesOf, toolNamesOf, toolResultsOf, type RecordedRequest } from './fixtures/model-server/index.js';
 import { createHarness, providerConfig, testTool, type Harness } from '../main/agent/test-harness.js';
 import { createSkillService, type SkillService } from '../main/skills/service.js';
 import { skillList } from '../main/tools/skill-list.js';
 import { skillRun } from '../main/tools/skill-run.js';
 import { skillView } from '../main/tools/skill-view.js';
 
-let server: ModelServer;
-let harness: Harness | undefined;
-beforeAll(async () => {
-  server = await startModelServer();
-});
-afterAll(() => server.close());
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const ctx = useAgentTestContext();
 
 const writes: unknown[] = [];
 const tools = () => [
@@ -31,7 +23,7 @@ const tools = () => [
   testTool('write_note', { policy_class: 'read_write', run: async (args) => (writes.push(args), { text: 'written' }) }),
 ];
 const systemOf = (req: RecordedRequest) => String(messagesOf(req)[0]?.content ?? '');
-const completions = () => server.requests.filter((r: RecordedRequest) => r.vendor !== 'other');
+const completions = () => ctx.server.requests.filter((r: RecordedRequest) => r.vendor !== 'other');
 
 async function start(): Promise<{ h: Harness; skills: SkillService; home: string }> {
   const home = mkdtempSync(join(tmpdir(), 'fermix-skill-run-'));
@@ -41,7 +33,7 @@ async function start(): Promise<{ h: Harness; skills: SkillService; home: string
   const late: { skills?: SkillService } = {};
   const h = await createHarness({
     home,
-    config: providerConfig([{ name: 'main', type: 'openai', baseUrl: server.baseUrlOpenAI, primary: true, keyEnv: 'K' }], '[fermix_core.tools.tool_search]\nenabled = false\n'),
+    config: providerConfig([{ name: 'main', type: 'openai', baseUrl: ctx.server.baseUrlOpenAI, primary: true, keyEnv: 'K' }], '[fermix_core.tools.tool_search]\nenabled = false\n'),
     capabilities: tools,
     rules: [{ permission: '*', action: 'allow', source: 'config' }],
     secrets: { keyring: () => null, env: () => 'k' },
@@ -50,7 +42,7 @@ async function start(): Promise<{ h: Harness; skills: SkillService; home: string
   const skills = createSkillService({ locations: { localDir: local }, registry: h.registry, journalsDir: join(home, 'journals'), role: () => null, subTurn: (request) => h.agent.runSubTurn(request) });
   late.skills = skills;
   expect(skills.reload().names).toEqual(['notes']);
-  harness = h;
+  ctx.harness = h;
   return { h, skills, home };
 }
 
@@ -58,7 +50,7 @@ describe('skill_run', () => {
   it('runs a supervised sub-turn with skill ∩ caller tools and returns its answer', async () => {
     const { h, home } = await start();
     writes.length = 0;
-    server.setScript((req) => {
+    ctx.server.setScript((req) => {
       const inSkill = systemOf(req).includes('NOTES-SKILL-BODY');
       const results = toolResultsOf(req);
       if (inSkill) {

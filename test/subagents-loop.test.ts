@@ -1,23 +1,15 @@
 // subagents through real turns: the parent calls the real `subagents` built-in, every worker is a real
 // agent-loop run against the scripted model server (OpenAI wire format), and the results, policy
 // narrowing, unattended approvals, usage, /stop, pause and the live card events are checked end to end.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { messagesOf, startModelServer, toolNamesOf, toolResultsOf, type ModelServer, type RecordedRequest, type Turn } from './fixtures/model-server/index.js';
+import { describe, expect, it } from 'vitest';
+import { useAgentTestContext } from '../main/agent/test-context.js';
+import { messagesOf, toolNamesOf, toolResultsOf, type RecordedRequest, type Turn } from './fixtures/model-server/index.js';
 import { createHarness, providerConfig, testTool, waitUntil, type Harness } from '../main/agent/test-harness.js';
 import { subagents } from '../main/tools/subagents.js';
 import type { ExecutionContext } from '../main/core/capabilities/capability.js';
 import type { Rule } from '../main/core/capabilities/index.js';
 
-let server: ModelServer;
-let harness: Harness | undefined;
-beforeAll(async () => {
-  server = await startModelServer();
-});
-afterAll(() => server.close());
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const ctx = useAgentTestContext();
 
 const calls: { name: string; origin: string; trust: string }[] = [];
 let releaseProbe: (() => void) | null = null;
@@ -40,11 +32,11 @@ const tools = () => [
 
 const isWorker = (req: RecordedRequest) => String(messagesOf(req)[0]?.content ?? '').includes('## You are a subagent');
 const workerTask = (req: RecordedRequest) => /^Task (\S+):/.exec(String(messagesOf(req).find((m) => m.role === 'user')?.content ?? ''))?.[1] ?? '';
-const completions = () => server.requests.filter((r) => r.vendor === 'openai');
+const completions = () => ctx.server.requests.filter((r) => r.vendor === 'openai');
 
 /** The parent delegates `args` once, then answers with the tool result it got. */
 function parentScript(args: Record<string, unknown>, worker: (req: RecordedRequest, task: string) => Turn | Promise<Turn>) {
-  server.setScript((req) => {
+  ctx.server.setScript((req) => {
     if (isWorker(req)) return worker(req, workerTask(req));
     const results = toolResultsOf(req);
     return results.length === 0 ? { toolCalls: [{ name: 'subagents', arguments: args }], usage: { inputTokens: 10, outputTokens: 5 } } : { text: `synthesized: ${results[0].content}`, usage: { inputTokens: 10, outputTokens: 5 } };
@@ -52,13 +44,13 @@ function parentScript(args: Record<string, unknown>, worker: (req: RecordedReque
 }
 
 async function start(extraConfig = '', rules: Rule[] = [{ permission: '*', action: 'allow', source: 'config' }]): Promise<Harness> {
-  harness = await createHarness({
-    config: providerConfig([{ name: 'main', type: 'openai', baseUrl: server.baseUrlOpenAI, primary: true, keyEnv: 'K' }], `${extraConfig}\n[fermix_core.tools.tool_search]\nenabled = false\n`),
+  ctx.harness = await createHarness({
+    config: providerConfig([{ name: 'main', type: 'openai', baseUrl: ctx.server.baseUrlOpenAI, primary: true, keyEnv: 'K' }], `${extraConfig}\n[fermix_core.tools.tool_search]\nenabled = false\n`),
     capabilities: tools,
     rules,
     secrets: { keyring: () => null, env: () => 'k' },
   });
-  return harness;
+  return ctx.harness;
 }
 
 function resultOf(text: string): any {

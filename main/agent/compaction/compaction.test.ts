@@ -1,47 +1,39 @@
 // Compaction end to end: the real AI SDK clients against the scripted model server, which counts the
 // context of every request it receives (o200k tokens) and refuses what passes its window the way
 // each vendor does. No part of the agent is replaced.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startModelServer, toolResultsOf, type ModelServer, type RecordedRequest, type Turn } from '../../../test/fixtures/model-server/index.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useAgentTestContext } from '../test-context.js';
+import { toolResultsOf, type RecordedRequest, type Turn } from '../../../test/fixtures/model-server/index.js';
 import { createDispatcher } from '../../api/dispatcher.js';
 import { createChatHandlers } from '../chat-handlers.js';
-import { createHarness, providerConfig, testTool, type Harness } from '../test-harness.js';
+import { createHarness, providerConfig, testTool } from '../test-harness.js';
 import { COMPACTION_PROMPT_MARKER } from './summarize.js';
 import { SUMMARY_HEADER } from './window.js';
 
-let server: ModelServer;
-let harness: Harness | undefined;
-beforeAll(async () => {
-  server = await startModelServer();
-});
-afterAll(() => server.close());
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-  server.setContextWindow(undefined);
-});
+const ctx = useAgentTestContext();
+afterEach(() => ctx.server.setContextWindow(undefined));
 
 const systemOf = (req: RecordedRequest): string => {
   const system = req.body?.system ?? req.body?.messages?.find((m: any) => m.role === 'system')?.content;
   return typeof system === 'string' ? system : JSON.stringify(system ?? '');
 };
 const isCompaction = (req: RecordedRequest) => systemOf(req).startsWith(COMPACTION_PROMPT_MARKER);
-const completions = () => server.requests.filter((r) => r.vendor !== 'other');
+const completions = () => ctx.server.requests.filter((r) => r.vendor !== 'other');
 const sentText = (req: RecordedRequest) => JSON.stringify(req.body?.messages ?? []);
 
 /** Answers summaries for compaction calls and `answer(req)` for the conversation itself. */
 function script(answer: (req: RecordedRequest) => Turn) {
   let summaries = 0;
-  server.setScript((req) => (isCompaction(req) ? { text: `Summary ${++summaries}: the person asked about Lisbon trips; facts kept.` } : answer(req)));
+  ctx.server.setScript((req) => (isCompaction(req) ? { text: `Summary ${++summaries}: the person asked about Lisbon trips; facts kept.` } : answer(req)));
 }
 
 async function start(type: 'openai' | 'anthropic', contextWindow: number, extra = '', tools = () => [testTool('read_log', { run: async (args) => ({ text: `LOG-${String(args.text)} ${'x'.repeat(3_000)}` }) })]) {
-  harness = await createHarness({
-    config: `${extra}\n${providerConfig([{ name: 'main', type, baseUrl: server.baseUrlOpenAI, primary: true, keyEnv: 'TEST_KEY' }])}context_window = ${contextWindow}\n`,
+  ctx.harness = await createHarness({
+    config: `${extra}\n${providerConfig([{ name: 'main', type, baseUrl: ctx.server.baseUrlOpenAI, primary: true, keyEnv: 'TEST_KEY' }])}context_window = ${contextWindow}\n`,
     capabilities: tools,
     secrets: { keyring: () => null, env: (name) => (name === 'TEST_KEY' ? 'sk-test' : undefined) },
   });
-  return harness;
+  return ctx.harness;
 }
 
 const paragraph = (n: number) => `Message ${n}: ${'I am planning a long trip to Lisbon and want to know about trams, food and museums. '.repeat(18)}`;
@@ -49,7 +41,7 @@ const paragraph = (n: number) => `Message ${n}: ${'I am planning a long trip to 
 describe.each(['openai', 'anthropic'] as const)('over %s', (type) => {
   it('a conversation much longer than the window keeps working, and no request ever passes the window', async () => {
     const window = 8_000;
-    server.setContextWindow(window);
+    ctx.server.setContextWindow(window);
     const h = await start(type, window);
     script(() => ({ text: `Answer: ${'Take tram 28 early in the morning and eat pastéis de nata in Belém. '.repeat(14)}` }));
     let conversation: string | undefined;
@@ -102,7 +94,7 @@ describe('compaction', () => {
     script(() => ({ text: `Noted. ${'We can continue with the itinerary. '.repeat(20)}` }));
     let conversation: string | undefined;
     for (let turn = 1; turn <= 6; turn += 1) conversation = (await h.agent.send({ message: paragraph(turn), conversation_id: conversation }).done).conversation_id;
-    server.setContextWindow(3_000);
+    ctx.server.setContextWindow(3_000);
     const before = completions().length;
     const result = await h.agent.send({ message: 'And what about Sintra?', conversation_id: conversation }).done;
     expect(result.status, JSON.stringify(result.error)).toBe('completed');
@@ -119,7 +111,7 @@ describe('compaction', () => {
   it('after 3 re-compressions that do not help, the turn fails naming /compact and the window', async () => {
     // 100 tokens: not even the system prompt and the tool fit, so nothing compaction does can help.
     const h = await start('openai', 50_000);
-    server.setContextWindow(100);
+    ctx.server.setContextWindow(100);
     script(() => ({ text: 'never reached' }));
     const before = completions().length;
     const result = await h.agent.send({ message: 'This never fits.' }).done;
