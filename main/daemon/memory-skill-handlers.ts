@@ -4,7 +4,7 @@ import type { MemoryService } from '../memory/service.js';
 import type { LoadedSkill } from '../skills/loader.js';
 import type { SkillService } from '../skills/service.js';
 
-type MemorySkillHandlers = Pick<Handlers, 'memory.list' | 'memory.search' | 'memory.forget' | 'skills.list' | 'skills.view' | 'skills.reload'>;
+type MemorySkillHandlers = Pick<Handlers, 'memory.list' | 'memory.search' | 'memory.forget' | 'skills.list' | 'skills.view' | 'skills.reload' | 'skills.create'>;
 
 function summary(skill: LoadedSkill) {
   return { name: skill.name, description: skill.description, trust: skill.trust, source: skill.source, plugin: skill.plugin ?? null, allowed_tools: skill.allowed_tools ?? null, role: skill.role };
@@ -20,7 +20,7 @@ export function createMemorySkillHandlers(deps: { memory: MemoryService; skills:
     'memory.list': (input) => ({ memories: deps.memory.list(input.limit) }),
     'memory.search': (input) => {
       try {
-        const result = deps.memory.recall({ search: input.query, scope: 'all', source: input.source }, { trust: 'operator', origin: 'cli' });
+        const result = deps.memory.recall({ search: input.query, scope: input.scope, source: input.source }, { trust: 'operator', origin: 'cli', conversationId: input.conversation_id });
         return { memories: result.memories, history: result.history };
       } catch (error) {
         // memory_recall tells the model "nothing matched" as not_found; for the owner an empty list says it.
@@ -35,5 +35,9 @@ export function createMemorySkillHandlers(deps: { memory: MemoryService; skills:
       return { ...view, policy: view.policy ?? null, allowed_tools: view.allowed_tools ?? null };
     },
     'skills.reload': () => deps.skills.reload(),
+    'skills.create': (input) => {
+      const created = deps.skills.create(input.name, input.description);
+      return { ...created, reload: deps.skills.reload() };
+    },
   };
 }

@@ -29,6 +29,7 @@ export interface RecalledMemory {
   value: string;
   category: string;
   scope: string;
+  confidence: number;
   written_by: string;
   updated_at: string;
 }
@@ -66,7 +67,7 @@ export function visibility(scope: RecallArgs['scope'], context: AdmissionContext
 }
 
 export function toRecalled(row: MemoryRow): RecalledMemory {
-  return { id: row.id, key: row.key, value: row.value, category: row.category, scope: row.scope_type === 'owner' || row.scope_type === 'agent' ? row.scope_type : `${row.scope_type}:${row.scope_id}`, written_by: row.written_by, updated_at: row.updated_at };
+  return { id: row.id, key: row.key, value: row.value, category: row.category, scope: row.scope_type === 'owner' || row.scope_type === 'agent' ? row.scope_type : `${row.scope_type}:${row.scope_id}`, confidence: row.confidence, written_by: row.written_by, updated_at: row.updated_at };
 }
 
 export function recall(store: MemoryStore, args: RecallArgs, context: AdmissionContext): RecallResult {

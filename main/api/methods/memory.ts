@@ -13,6 +13,9 @@ export const memorySchema = z.object({
   category: z.string(),
   /** owner, agent, or conversation:<id> / job:<id>. */
   scope: z.string(),
+  /** How sure the writer was (admission refuses below 0.75); 1 for an explicit memory_store call. */
+  confidence: z.number(),
+  /** operator, or guest: a guest-written memory is never fed into the owner's prompt. */
   written_by: z.string(),
   updated_at: z.string(),
 });
@@ -26,8 +29,13 @@ export const memoryMethods = {
     output: z.object({ memories: z.array(memorySchema) }),
   }),
   'memory.search': defineMethod({
-    description: 'Full-text search over the stored memories (and, with source history|all, past conversations); at most 10 of each.',
-    input: z.object({ query: z.string().trim().min(1).max(500), source: z.enum(['memories', 'history', 'all']).default('memories') }).strict(),
+    description: 'Full-text search over the stored memories (and, with source history|all, past conversations); at most 10 of each. scope as memory_recall: current needs conversation_id; owner = owner and agent memories; all (default) = every scope.',
+    input: z.object({
+      query: z.string().trim().min(1).max(500),
+      source: z.enum(['memories', 'history', 'all']).default('memories'),
+      scope: z.enum(['current', 'owner', 'all']).default('all'),
+      conversation_id: z.string().min(1).max(200).optional(),
+    }).strict(),
     output: z.object({ memories: z.array(memorySchema), history: z.array(historyHitSchema) }),
   }),
   'memory.forget': defineMethod({

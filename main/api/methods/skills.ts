@@ -15,6 +15,8 @@ export const skillSummarySchema = z.object({
   role: z.enum(['main', 'sub']),
 });
 
+const reloadReportSchema = z.object({ count: z.number().int(), names: z.array(z.string()), added: z.array(z.string()), removed: z.array(z.string()), changed: z.array(z.string()), errors: z.array(z.string()) });
+
 export const skillMethods = {
   'skills.list': defineMethod({
     description: 'Every loaded skill, plus the load errors of the last reload (a bad SKILL.md is skipped, never fatal).',
@@ -36,6 +38,12 @@ export const skillMethods = {
   'skills.reload': defineMethod({
     description: 'Re-scan the skill folders without a restart; reports added, removed and changed skills and load errors.',
     input: z.object({}).strict().default({}),
-    output: z.object({ count: z.number().int(), names: z.array(z.string()), added: z.array(z.string()), removed: z.array(z.string()), changed: z.array(z.string()), errors: z.array(z.string()) }),
+    output: reloadReportSchema,
+  }),
+  'skills.create': defineMethod({
+    description: 'skill_create from the window: SKILL.md and an evals/evals.json scaffold under $FERMIX_HOME/skills/<name>/, then a reload so it is listed.',
+    // The name is checked by the skill service, exactly as for skill_create (invalid_name, already_exists), not here.
+    input: z.object({ name: z.string().max(200), description: z.string().trim().min(1).max(1024) }).strict(),
+    output: z.object({ created: z.boolean(), path: z.string(), reload: reloadReportSchema }),
   }),
 };
