@@ -66,7 +66,7 @@ export function createCommandRunner(options: { graceMs?: number } = {}): Command
   const runCommand = async (run: RunOptions): Promise<RunResult> => {
     validate(run);
     if (shuttingDown) {
-      throw new FermixError({ code: 'cancelled', message: 'The daemon is shutting down; the command was not started.', hint: 'Start the daemon again with `fermix start`.' });
+      throw new FermixError({ code: 'cancelled', message: 'The daemon is shutting down; the command was not started.', hint: 'Start the daemon again with `fermix daemon` (or `fermix restart`).' });
     }
     const timeoutMs = run.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const maxOutput = run.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;

@@ -84,7 +84,10 @@ describe('generate_image', () => {
     const error = await failureOf(run(generateImage.executor, { prompt: 'x' }, context('openai_codex', { OPENAI_API_KEY: FAKE_KEYS.openai })));
     expect(error.code).toBe('auth_failed');
     expect(error.message).toMatch(/No ChatGPT\/Codex login/);
-    expect(error.hint).toMatch(/fermix auth login openai_codex/);
+    expect(error.hint).toMatch(/no ChatGPT\/Codex sign-in/);
+    expect(error.hint).toContain('backend = "openai"');
+    expect(error.hint).toContain('`fermix secrets set OPENAI_API_KEY`');
+    expect(error.hint).not.toMatch(/fermix auth\b/);
     expect(fakes.requests.length).toBe(before);
   });
 

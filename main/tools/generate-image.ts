@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { ExecutionContext, Executor } from '../core/capabilities/capability.js';
 import { FermixError } from '../core/errors.js';
 import { defineBuiltin } from './define-builtin.js';
-import { DEFAULT_BASE_URLS, DEFAULT_MODELS, IMAGE_TIMEOUT_MS, KEY_NAMES, backendSupports, requestImage, type ImageBackend, type ImageFile } from './image-backends/backends.js';
+import { CODEX_NO_SIGN_IN_HINT, DEFAULT_BASE_URLS, DEFAULT_MODELS, IMAGE_TIMEOUT_MS, KEY_NAMES, backendSupports, requestImage, type ImageBackend, type ImageFile } from './image-backends/backends.js';
 import { optionalService, pathContext, servicesOf } from './tool-services.js';
 import { netDepsFrom } from './web-fetch.js';
 
@@ -60,7 +60,7 @@ const executeGenerateImage: Executor = async (args, context) => {
   const settings = service?.settings() ?? {};
   const backend = settings.backend;
   if (!service || backend === undefined) {
-    throw fail('not_configured', 'No image backend is configured.', 'Set [fermix_core.tools.generate_image] backend = "openai" (or xai, google, openai_codex) in config.toml, or run `fermix setup`.');
+    throw fail('not_configured', 'No image backend is configured.', 'Set [fermix_core.tools.generate_image] backend = "openai" (or xai, google, openai_codex) in config.toml (`fermix config path` shows where it is), then restart the daemon.');
   }
   const prompt = typeof args.prompt === 'string' ? args.prompt.trim() : '';
   if (prompt === '') throw fail('invalid_arguments', 'generate_image needs a non-empty prompt.', 'Call generate_image again with `prompt` describing the picture.');
@@ -80,7 +80,7 @@ const executeGenerateImage: Executor = async (args, context) => {
   const credential = KEY_NAMES[backend].map((name) => service.credential(name)).find((value) => typeof value === 'string' && value !== '');
   if (credential === undefined) {
     throw backend === 'openai_codex'
-      ? fail('auth_failed', 'No ChatGPT/Codex login is present for the openai_codex image backend.', 'Sign in with `fermix auth login openai_codex`, or set [fermix_core.tools.generate_image] backend = "openai" to use an API key.', { backend })
+      ? fail('auth_failed', 'No ChatGPT/Codex login is present for the openai_codex image backend.', CODEX_NO_SIGN_IN_HINT, { backend })
       : fail('auth_failed', `No API key for the ${backend} image backend.`, `Store one with \`fermix secrets set ${KEY_NAMES[backend][0]}\` or set the ${KEY_NAMES[backend][0]} environment variable, then restart the daemon.`, { backend, key: KEY_NAMES[backend][0] });
   }
   const image = inputPath !== undefined && operation === 'edit' ? await readSource(context, inputPath, 'input_image') : undefined;

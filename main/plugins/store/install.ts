@@ -60,7 +60,7 @@ export function pickVersion(catalog: Catalog, name: string, coreVersion: string,
 }
 
 function incompatible(name: string, version: CatalogVersion, coreVersion: string): FermixError {
-  return new FermixError({ code: 'incompatible', message: `${name}@${version.version} needs Fermix ${version.min_core_version} with plugin API ${version.plugin_api}; this is Fermix ${coreVersion}.`, hint: 'Upgrade Fermix with `fermix upgrade`, then `fermix plugins upgrade ' + name + '`.', data: { plugin: name, version: version.version, min_core_version: version.min_core_version } });
+  return new FermixError({ code: 'incompatible', message: `${name}@${version.version} needs Fermix ${version.min_core_version} with plugin API ${version.plugin_api}; this is Fermix ${coreVersion}.`, hint: 'Install a newer Fermix release (`fermix version` shows this one), then run `fermix plugins upgrade ' + name + '`.', data: { plugin: name, version: version.version, min_core_version: version.min_core_version } });
 }
 
 async function fetchArtifact(deps: InstallDeps, name: string, version: CatalogVersion): Promise<Buffer> {

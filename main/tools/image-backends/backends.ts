@@ -60,7 +60,7 @@ function checkStatus(backend: ImageBackend, response: GuardedResponse): void {
   if (response.status >= 200 && response.status < 300) return;
   const detail = response.body.toString('utf8').slice(0, 300);
   if (response.status === 401 || response.status === 403) {
-    throw failure('auth_failed', `The ${backend} image backend refused the credentials (HTTP ${response.status}).`, backend === 'openai_codex' ? 'Sign in again with `fermix auth login openai_codex`; the ChatGPT plan must include image generation.' : `Set a valid key with \`fermix secrets set ${KEY_NAMES[backend][0]}\` (or the ${KEY_NAMES[backend][0]} environment variable).`, { status: response.status });
+    throw failure('auth_failed', `The ${backend} image backend refused the credentials (HTTP ${response.status}).`, backend === 'openai_codex' ? CODEX_NO_SIGN_IN_HINT : `Set a valid key with \`fermix secrets set ${KEY_NAMES[backend][0]}\` (or the ${KEY_NAMES[backend][0]} environment variable).`, { status: response.status });
   }
   if (response.status === 429) {
     throw failure('rate_limited', `The ${backend} image backend is rate limiting requests (HTTP 429).`, 'Wait a minute and ask again.', { status: 429, retry_after: response.headers['retry-after'] ?? null });
@@ -80,6 +80,12 @@ function decoded(backend: ImageBackend, base64: unknown, mimeType = 'image/png',
   if (typeof base64 !== 'string' || base64 === '') throw failure('provider_error', `The ${backend} image backend returned no image data.`, 'Rephrase the prompt (it may have been refused by the provider) and try again.');
   return { bytes: Buffer.from(base64, 'base64'), mimeType, ...(typeof revisedPrompt === 'string' ? { revisedPrompt } : {}) };
 }
+
+/**
+ * This version has no ChatGPT/Codex sign-in verb (the CLI has no auth verb), so the hint names the
+ * route that works today: the openai backend with an API key in the secret store.
+ */
+export const CODEX_NO_SIGN_IN_HINT = 'This version of Fermix has no ChatGPT/Codex sign-in; set [fermix_core.tools.generate_image] backend = "openai" in config.toml and store an API key with `fermix secrets set OPENAI_API_KEY`, then restart the daemon.';
 
 /** Secret-store items (then environment variables) holding each backend's credential. */
 export const KEY_NAMES: Record<ImageBackend, readonly string[]> = {
