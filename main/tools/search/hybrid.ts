@@ -11,6 +11,9 @@ import { lexicalRank } from './lexical.js';
 
 /** How deep each ranking goes into the fusion: deep enough that a tool ranked 30th lexically can surface. */
 export const FUSION_DEPTH = 50;
+/** Lexical : vector weight and the fusion constant (fusion.ts says how they were chosen). */
+export const LEXICAL_WEIGHT = 4;
+export const HYBRID_RRF_K = 10;
 const CACHE_LIMIT = 20_000;
 const BATCH = 64;
 
@@ -78,7 +81,7 @@ export function createHybridRanker(client: EmbeddingsClient): HybridRanker {
         .slice(0, FUSION_DEPTH)
         .map((entry) => entry.doc);
       const lexical = lexicalRank(catalog, query, FUSION_DEPTH).map((entry) => entry.doc);
-      return reciprocalRankFusion([lexical, semantic]).slice(0, wanted);
+      return reciprocalRankFusion([{ docs: lexical, weight: LEXICAL_WEIGHT }, { docs: semantic, weight: 1 }], HYBRID_RRF_K).slice(0, wanted);
     },
   };
 }
