@@ -1,36 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { homePaths, type HomePaths } from '../../config/home.js';
-import { reportError, type CliIo } from '../output.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { HomePaths } from '../../config/home.js';
 import { parseExplainArgs } from './sandbox-explain.js';
-import { sandboxVerb } from './sandbox.js';
+import { useSandboxCli } from './sandbox-cli-kit.js';
 
+const { out, err, cli, current } = useSandboxCli('fermix-cli-explain-', '[sandbox]\nmode = "standard"\n[sandbox.jail]\nenabled = false\n', ['elsewhere']);
 let root: string;
 let paths: HomePaths;
-let out: string[];
-let err: string[];
-const io: CliIo = { out: (t) => void out.push(t), err: (t) => void err.push(t) };
-
-beforeEach(() => {
-  root = realpathSync(mkdtempSync(path.join(tmpdir(), 'fermix-cli-explain-')));
-  paths = homePaths(path.join(root, 'fermix-home'));
-  mkdirSync(paths.workspace, { recursive: true });
-  mkdirSync(path.join(root, 'elsewhere'));
-  writeFileSync(paths.config, '[sandbox]\nmode = "standard"\n[sandbox.jail]\nenabled = false\n');
-  out = [];
-  err = [];
-});
-afterEach(() => rmSync(root, { recursive: true, force: true }));
-
-async function cli(words: string[], json = false): Promise<number> {
-  try {
-    return await sandboxVerb(io, paths, words, json);
-  } catch (error) {
-    return reportError(io, error, json);
-  }
-}
+beforeEach(() => ({ root, paths } = current()));
 
 async function explainJson(...args: string[]): Promise<Record<string, unknown>> {
   expect(await cli(['sandbox', 'explain', ...args], true)).toBe(0);

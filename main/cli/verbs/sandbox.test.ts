@@ -1,37 +1,16 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/config-file.js';
-import { homePaths, type HomePaths } from '../../config/home.js';
-import { reportError, type CliIo } from '../output.js';
-import { sandboxVerb } from './sandbox.js';
+import type { HomePaths } from '../../config/home.js';
+import { useSandboxCli } from './sandbox-cli-kit.js';
 
+const { out, err, cli, current } = useSandboxCli('fermix-cli-sandbox-', '[sandbox]\nmode = "standard"\n', ['project']);
 let root: string;
 let paths: HomePaths;
-let out: string[];
-let err: string[];
-const io: CliIo = { out: (t) => void out.push(t), err: (t) => void err.push(t) };
+beforeEach(() => ({ root, paths } = current()));
 
-beforeEach(() => {
-  root = realpathSync(mkdtempSync(path.join(tmpdir(), 'fermix-cli-sandbox-')));
-  paths = homePaths(path.join(root, 'fermix-home'));
-  mkdirSync(paths.workspace, { recursive: true });
-  mkdirSync(path.join(root, 'project'));
-  writeFileSync(paths.config, '[sandbox]\nmode = "standard"\n');
-  out = [];
-  err = [];
-});
-afterEach(() => rmSync(root, { recursive: true, force: true }));
-
-/** As main.ts would: run the verb, and report a thrown error the CLI way (exit code + message). */
-async function cli(words: string[], json = false): Promise<number> {
-  try {
-    return await sandboxVerb(io, paths, words, json);
-  } catch (error) {
-    return reportError(io, error, json);
-  }
-}
 const sandboxConfig = () => loadConfig(paths.config).config.sandbox;
 
 describe('fermix sandbox status', () => {
