@@ -4,7 +4,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { callDaemon } from '../main/cli/control-client.js';
-import { apiCall, isAlive, ROOT, runFermix, startDaemonProcess, tempHome, waitFor, type DaemonProcess } from './support/daemon-process.js';
+import { apiCall, isAlive, ROOT, runFermix, startDaemonProcess, stopDaemonProcess, tempHome, waitFor, type DaemonProcess } from './support/daemon-process.js';
 
 function rawRequest(port: number, path: string, headers: Record<string, string>, method = 'GET', body?: string): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
@@ -26,10 +26,7 @@ describe('the daemon boots without Electron, as a real child process', () => {
     daemon = await startDaemonProcess(home);
   });
   afterAll(async () => {
-    if (isAlive(daemon.pid)) {
-      daemon.child.kill('SIGKILL');
-      await daemon.exited;
-    }
+    await stopDaemonProcess(daemon);
   });
 
   it('creates the home with private directories and a 0600 control socket', () => {

@@ -4,7 +4,6 @@
  * event); `fermix jobs` reads and drives it over the control socket. A real daemon (in process, so the
  * test owns its clock) and the scripted model server speaking the OpenAI wire format.
  */
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +11,7 @@ import type { EventEnvelope } from '../main/api/events.js';
 import { startDaemon, type RunningDaemon } from '../main/daemon/compose.js';
 import { createManualClock, type ManualClock } from '../main/jobs/clock.js';
 import { lastUserText, messagesOf, startModelServer, toolNamesOf, toolResultsOf, type ModelServer } from './fixtures/model-server/index.js';
-import { BIN, tempHome, waitFor } from './support/daemon-process.js';
+import { runFermixAsync, tempHome, waitFor } from './support/daemon-process.js';
 
 const CALL = { transport: 'socket' as const, trust: 'operator' as const };
 let server: ModelServer;
@@ -21,16 +20,7 @@ let clock: ManualClock;
 let home: string;
 const events: EventEnvelope[] = [];
 
-function runFermix(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, FERMIX_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runFermix = (args: string[]) => runFermixAsync(home, args);
 
 async function dispatch(method: string, input: unknown = {}): Promise<any> {
   const answer = await daemon.dispatcher.dispatch(method, input, CALL);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { apiCall, isAlive, startDaemonProcess, tempHome, waitFor, type DaemonProcess } from '../support/daemon-process.js';
+import { apiCall, isAlive, startDaemonProcess, stopDaemonProcess, tempHome, waitFor, type DaemonProcess } from '../support/daemon-process.js';
 import { openRawWebSocket, rawControl, rawHttp, replyFrame } from './transport-raw.js';
 
 const home = tempHome();
@@ -10,10 +10,7 @@ beforeAll(async () => {
   daemon = await startDaemonProcess(home);
 });
 afterAll(async () => {
-  if (isAlive(daemon.pid)) {
-    daemon.child.kill('SIGKILL');
-    await daemon.exited;
-  }
+  await stopDaemonProcess(daemon);
 });
 
 const host = () => `127.0.0.1:${daemon.port}`;

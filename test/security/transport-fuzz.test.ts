@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { callDaemon } from '../../main/cli/control-client.js';
-import { apiCall, isAlive, startDaemonProcess, tempHome, type DaemonProcess } from '../support/daemon-process.js';
+import { apiCall, isAlive, startDaemonProcess, stopDaemonProcess, tempHome, type DaemonProcess } from '../support/daemon-process.js';
 import { closedWithin, encodeClientFrame, openRawWebSocket, rawControl, rawHttp, replyFrame } from './transport-raw.js';
 
 // One daemon for the whole file; every case ends by proving it still answers.
@@ -17,10 +17,7 @@ beforeAll(async () => {
 afterAll(async () => {
   // Counts of what was thrown at the daemon, for the report.
   console.info('transport fuzz counts', JSON.stringify(counts));
-  if (isAlive(daemon.pid)) {
-    daemon.child.kill('SIGKILL');
-    await daemon.exited;
-  }
+  await stopDaemonProcess(daemon);
 });
 
 async function stillServing(): Promise<void> {

@@ -50,6 +50,13 @@ export function startDaemonProcess(home: string, extraArgs: string[] = [], timeo
   });
 }
 
+/** Kills a daemon started by startDaemonProcess (SIGKILL: the tests that use it do not test shutdown) and waits for it. */
+export async function stopDaemonProcess(daemon: DaemonProcess | undefined): Promise<void> {
+  if (!daemon || !isAlive(daemon.pid)) return;
+  daemon.child.kill('SIGKILL');
+  await daemon.exited;
+}
+
 export interface CliResult {
   code: number | null;
   stdout: string;
@@ -74,7 +81,8 @@ export function runFermixAsync(home: string, args: string[]): Promise<CliResult>
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.once('exit', (code) => resolveRun({ code, stdout, stderr }));
+    // 'close', not 'exit': exit can fire before the child's stdout has been read to the end.
+    child.once('close', (code) => resolveRun({ code, stdout, stderr }));
   });
 }
 
