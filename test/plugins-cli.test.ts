@@ -53,7 +53,7 @@ describe('fermix plugins (no daemon running)', () => {
     expect(list.code).toBe(0);
     expect(list.json.schema_version).toBe(1);
     const slack = list.json.result.plugins.find((p: { name: string }) => p.name === 'slack');
-    expect(slack).toEqual({ name: 'slack', status: 'disabled', enabled: false, version: null, rail: 'http', auth_type: 'api_key', account: null, tools: [], detail: null });
+    expect(slack).toEqual({ name: 'slack', status: 'disabled', enabled: false, version: null, rail: 'http', auth_type: 'api_key', account: null, tools: [], detail: null, source: 'catalog', reconnect_needed: false });
     expect(list.stderr).toContain('daemon not running');
 
     const enabled = await run('enable', 'slack', '--json');
@@ -86,7 +86,7 @@ describe('fermix plugins (no daemon running)', () => {
     expect((await run('upgrade', 'slack', '--json')).json.result).toMatchObject({ from: '1.0.0', to: '1.0.0', upgraded: false });
     expect((await run('gc', '--json')).json.result).toEqual({ removed: [] });
     const doctor = await run('doctor', 'slack', '--json');
-    expect(doctor.json.result).toEqual({ trust_dev_key: true, plugins: [{ name: 'slack', status: 'ready', enabled: true, version: '1.0.0', detail: null, live: null, remote: false }] });
+    expect(doctor.json.result).toEqual({ trust_dev_key: true, dev_local: null, plugins: [{ name: 'slack', status: 'ready', enabled: true, version: '1.0.0', detail: null, live: null, remote: false }] });
 
     const cleared = await run('auth', 'clear', 'slack');
     expect(cleared.stdout).toContain('Nothing was revoked upstream');

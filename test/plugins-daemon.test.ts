@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { apiCall, runFermixAsync, startDaemonProcess, tempHome, type DaemonProcess } from './support/daemon-process.js';
+import { apiCall, runFermixAsync, startDaemonProcess, tempHome, waitFor, type DaemonProcess } from './support/daemon-process.js';
 
 // A real daemon process: `fermix plugins` verbs go through its plugins.* API, so enable applies to the
 // running registry and prompt without a restart, and the doctor row WARNs about the trusted dev key.
@@ -16,6 +16,15 @@ describe('fermix plugins against a running daemon', () => {
     daemon.child.kill('SIGTERM');
     await daemon.exited;
     rmSync(home, { recursive: true, force: true });
+  });
+
+  it('installs the bundled Google trio after start (no command), and refuses to uninstall it', async () => {
+    const bundled = async () => ((await apiCall(daemon, 'plugins.installed', {})).body.result.plugins as { name: string; current: string | null }[]).filter((plugin) => ['gmail', 'google_calendar', 'google_drive'].includes(plugin.name) && plugin.current !== null);
+    await waitFor(async () => (await bundled()).length === 3, 20_000, 'the bundled trio to be installed');
+    const refused = await runFermixAsync(home, ['plugins', 'uninstall', 'gmail', '--json']);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toEqual({ schema_version: 1, ok: false, error: { code: 'bundled_plugin', sentence: 'gmail is bundled with Fermix and cannot be uninstalled.', hint: 'Disable it instead: `fermix plugins disable gmail`.' } });
+    expect((await bundled()).length).toBe(3);
   });
 
   it('enable installs and applies to the daemon at once; disable leaves refusing hidden tools', async () => {

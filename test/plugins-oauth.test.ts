@@ -7,6 +7,7 @@ import { createTestPolicy } from '../main/net/test-policy.js';
 import { authTokensDoctorCheck } from '../main/plugins/doctor-check.js';
 import { readTokens, writeTokens } from '../main/plugins/auth/token-store.js';
 import { createPluginService, type PluginService } from '../main/plugins/service.js';
+import { createPluginHandlers } from '../main/daemon/plugin-handlers.js';
 import { createSecretStore, type SecretStore } from '../main/secrets/secret-store.js';
 import { approveInBrowser } from './fixtures/oauth-server/consent-driver.js';
 import { startGithubGate, startOAuthServer, TEST_CLIENT_ID, TEST_CLIENT_SECRET, type GithubGate, type OAuthServer } from './fixtures/oauth-server/oauth-server.js';
@@ -94,16 +95,25 @@ describe('plugin OAuth against a local OAuth 2.0 server', () => {
     const me = await tool('github_get_me')!({}, context());
     expect((me.data as { login: string }).login).toBe('ana');
     const stored = readTokens(secrets, 'github')!;
+    // The account comes from GitHub's GET /user with the new token (through the gate: a live token only).
+    expect(stored.account).toBe('ana');
+    const { plugins } = await createPluginHandlers(service)['plugins.status']({}, { transport: 'socket' } as never);
+    expect(plugins.find((plugin) => plugin.name === 'github')).toMatchObject({ status: 'ready', account: 'ana', reconnect_needed: false, source: 'catalog' });
     expect(stored.refresh_token).toBeTruthy();
     expect(readFileSync(join(home, 'config.toml'), 'utf8')).not.toContain(stored.access_token);
     expect(readFileSync(join(home, 'config.toml'), 'utf8')).not.toContain(TEST_CLIENT_SECRET);
   });
 
   it('refreshes on demand and within 10 s of expiry, and retries one 401 silently for read-only tools only', async () => {
+    // A sign-in stored before accounts were recorded learns its account on the next refresh.
+    writeTokens(secrets, 'github', { ...readTokens(secrets, 'github')!, account: null });
+    expect(status()).toBe('ready');
+    expect(service.reload().find((plugin) => plugin.name === 'github')?.account).toBeNull();
     const before = readTokens(secrets, 'github')!;
     await service.oauthRefresh('github');
     const after = readTokens(secrets, 'github')!;
     expect(after.access_token).not.toBe(before.access_token);
+    expect(after.account).toBe('ana');
     expect(refreshes()).toBe(1);
 
     // 5 s before expiry is inside the 10 s skew: the next call refreshes first.
@@ -153,8 +163,15 @@ describe('plugin OAuth against a local OAuth 2.0 server', () => {
     expect((await signIn()).status).toBe(200);
     const row = authTokensDoctorCheck(() => service);
     expect(await row.run()).toMatchObject({ status: 'OK', detail: 'github signed in' });
+    const fresh = service.reload().find((plugin) => plugin.name === 'github')!;
+    expect([fresh.status, fresh.reconnect_needed]).toEqual(['ready', false]);
+    // 59 min past expiry is not stale yet; 2 h is: the status carries the same verdict as the doctor row.
+    writeTokens(secrets, 'github', { ...readTokens(secrets, 'github')!, expires_at: Date.now() - 59 * 60_000 });
+    expect(service.reload().find((plugin) => plugin.name === 'github')?.reconnect_needed).toBe(false);
     writeTokens(secrets, 'github', { ...readTokens(secrets, 'github')!, expires_at: Date.now() - 2 * 3_600_000 });
     expect(await row.run()).toEqual({ status: 'WARN', detail: 'stale, re-auth may be needed: github', fix: 'Run `fermix plugins auth reauthorize github`.' });
+    const { plugins } = await createPluginHandlers(service)['plugins.status']({ name: 'github' }, { transport: 'socket' } as never);
+    expect(plugins[0]).toMatchObject({ name: 'github', reconnect_needed: true, account: 'ana' });
 
     const out = await service.oauthLogout('github');
     expect(out).toMatchObject({ name: 'github', deleted: true, status: 'needs_auth' });

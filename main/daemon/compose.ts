@@ -384,6 +384,16 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     agent.start(); // resumes turns parked for approval before the last shutdown
     jobs.scheduler.start(); // runs left unfinished by the last process are marked interrupted, never re-run
     logger.info('daemon started', { pid: process.pid, port, home: paths.home, version: FERMIX_VERSION, jail: tools.jailStatus.active, startup_ms: startupMarks });
+    // The bundled Google trio is always present: installed (verified, as `plugins install`) after
+    // ready, in the background, when the store lacks it; shutdown waits for an install in flight.
+    const bundledInstall = plugins.installBundled().then(
+      (result) => {
+        if (result.installed.length > 0) logger.info('bundled plugins installed', { plugins: result.installed });
+        for (const failure of result.failed) logger.warn('bundled plugin not installed', { plugin: failure.name, code: failure.code, error: failure.message });
+      },
+      (error) => logger.error('bundled plugins could not be installed', { error: String(error) }),
+    );
+    cleanups.unshift(() => bundledInstall);
 
     let resolveStopped: () => void = () => {};
     const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));

@@ -12,7 +12,7 @@ export function createPluginHandlers(service: PluginService, options: { onChange
   };
   return {
     'plugins.catalog': () => service.catalog(),
-    'plugins.status': (input) => ({ plugins: service.reload().filter((state) => input.name === undefined || state.name === input.name) }),
+    'plugins.status': (input) => ({ plugins: service.reload().filter((state) => input.name === undefined || state.name === input.name), dev_local: service.supervisor.devLocal() }),
     'plugins.installed': () => ({ plugins: service.installed() }),
     'plugins.install': async (input) => changed(await service.install(input.name, input.version)),
     'plugins.upgrade': async (input) => changed(await service.upgrade(input.name)),

@@ -1,6 +1,7 @@
 /**
  * Doctor's `plugins` row (reference §2.17): the static install/config/auth result per enabled plugin,
- * refusals as `status/detail`; WARN when the development catalog key is trusted (decision 0015).
+ * refusals as `status/detail`; WARN when the development catalog key is trusted (decision 0015) or
+ * unsigned `dev_local` plugin folders are loaded (with every refused folder and its field).
  * Outside the daemon it never infers `ready`: it says the runtime status is unavailable.
  */
 import type { DoctorCheck, DoctorResult } from '../daemon/doctor.js';
@@ -22,6 +23,13 @@ export function pluginsDoctorCheck(service: () => PluginService, options: { insi
         if (plugin.status === 'ready' && options.insideDaemon) return plugin.live && plugin.live !== 'ready' ? `${plugin.name}${live}` : plugin.remote ? `${plugin.name} (remote; ready)` : plugin.name;
         return `${plugin.name} ${plugin.status}${plugin.detail && !plugin.live ? `/${plugin.detail}` : ''}${live}`;
       }).join(', '));
+      const dev = report.dev_local;
+      if (dev) {
+        // Unsigned code is running (or refused): always a WARN, naming every refused folder and its field.
+        const refused = dev.refusals.map((refusal) => `${refusal.folder} ${refusal.code} (${refusal.field})`);
+        const what = `unsigned plugins are loaded from dev_local ${dev.dir}: ${dev.loaded.length ? dev.loaded.join(', ') : 'none'}${refused.length ? `; refused: ${refused.join(', ')}` : ''}`;
+        return { status: 'WARN', detail: `${what}${report.trust_dev_key ? '; the development catalog key is trusted' : ''}; ${parts.join('; ')}`, fix: refused.length ? `Fix the refused folder's plugin.json (${dev.refusals[0].message}), then run \`fermix plugins reload\`.` : 'Remove `dev_local` from [fermix_core.plugins] in config.toml unless you are developing a plugin.' };
+      }
       if (report.trust_dev_key) {
         return { status: 'WARN', detail: `the development catalog key is trusted ([fermix_core.plugins] trust_dev_key = true); ${parts.join('; ')}`, fix: 'Remove `trust_dev_key` from [fermix_core.plugins] in config.toml unless this is a development build.' };
       }

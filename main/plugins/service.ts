@@ -4,11 +4,11 @@
  * and the keychain; `reload()` re-derives readiness and swaps the registered tools.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { loadConfig, updateConfig } from '../config/config-file.js';
 import type { CapabilityRegistry } from '../core/capabilities/index.js';
 import { createRegistry } from '../core/capabilities/index.js';
-import { FermixError } from '../core/errors.js';
+import { FermixError, isFermixError } from '../core/errors.js';
 import type { Keychain } from '../secrets/keychain.js';
 import { loadCatalog, type Catalog } from './catalog/catalog.js';
 import { compareSemver } from './catalog/build.js';
@@ -54,7 +54,11 @@ function editPlugins(file: string, edit: (plugins: RawTable) => void): void {
 export function createPluginService(deps: PluginServiceDeps) {
   const store = createPluginStore(deps.pluginsDir);
   const location = catalogLocation(deps.resourcesDir);
-  const settings = (): PluginsSettings => readPluginsSettings(loadConfig(deps.configFile).config.fermix_core.plugins as Record<string, unknown>);
+  const settings = (): PluginsSettings => {
+    const read = readPluginsSettings(loadConfig(deps.configFile).config.fermix_core.plugins as Record<string, unknown>);
+    // A relative dev_local is relative to the config file's directory ($FERMIX_HOME), never the cwd.
+    return read.devLocal ? { ...read, devLocal: resolve(dirname(deps.configFile), read.devLocal) } : read;
+  };
   let catalogCache: { trust: boolean; catalog: Catalog | null } | undefined;
   const catalog = (): Catalog | null => {
     const trust = settings().trustDevKey;
@@ -104,6 +108,28 @@ export function createPluginService(deps: PluginServiceDeps) {
       };
     },
     installed: () => store.list(),
+    /**
+     * Daemon start (after /health/ready): installs every bundled plugin (the Google trio) the store lacks,
+     * through the same verified install as `plugins install` — so the trio is always present. Idempotent
+     * and cheap once installed (one pointer read each). A refusal is reported, never thrown: the daemon
+     * runs on without that plugin and its card shows why.
+     */
+    async installBundled(): Promise<{ installed: string[]; failed: { name: string; code: string; message: string }[] }> {
+      const index = catalog();
+      const installedNow: string[] = [];
+      const failed: { name: string; code: string; message: string }[] = [];
+      for (const entry of index?.index.plugins.filter((plugin) => plugin.bundled) ?? []) {
+        if (store.current(entry.name) !== null) continue;
+        try {
+          await installPlugin(installDeps(), entry.name);
+          installedNow.push(entry.name);
+        } catch (error) {
+          failed.push({ name: entry.name, code: isFermixError(error) ? error.code : 'install_failed', message: error instanceof Error ? error.message : String(error) });
+        }
+      }
+      if (installedNow.length > 0) supervisor.reload();
+      return { installed: installedNow, failed };
+    },
     async install(name: string, version?: string) {
       const provenance = await installPlugin(installDeps(), name, { version });
       return { name, version: provenance.version, status: state(name)?.status ?? 'disabled' };
@@ -139,7 +165,8 @@ export function createPluginService(deps: PluginServiceDeps) {
     },
     async enable(name: string) {
       let installed = false;
-      if (store.current(name) === null) {
+      const fromDevFolder = supervisor.reload().find((entry) => entry.name === name)?.source === 'dev_local';
+      if (store.current(name) === null && !fromDevFolder) {
         await installPlugin(installDeps(), name);
         installed = true;
       }
@@ -194,7 +221,7 @@ export function createPluginService(deps: PluginServiceDeps) {
       return supervisor.reload().filter((entry) => name === undefined || entry.name === name).map((entry) => ({
         name: entry.name, auth_type: entry.auth_type, status: entry.status, secret_set: (() => { const item = secretItemOf(current, entry.name); return item !== null && deps.keychain.has(item); })(), account: entry.account,
         // OAuth: the setup page's Reconnect needed badge (an invalidated sign-in, or one idle 1 h past expiry).
-        ...(entry.auth_type === 'oauth2' ? { oauth_connected: oauth.facts(entry.name).connected, reconnect_needed: entry.status === 'reauthorization_required' || oauth.facts(entry.name).stale } : {}),
+        ...(entry.auth_type === 'oauth2' ? { oauth_connected: oauth.facts(entry.name).connected, reconnect_needed: entry.reconnect_needed } : {}),
       }));
     },
     config(name: string) {
@@ -219,7 +246,7 @@ export function createPluginService(deps: PluginServiceDeps) {
     doctor(name?: string) {
       const trust = settings().trustDevKey;
       const states = supervisor.reload().filter((entry) => name === undefined || entry.name === name);
-      return { trust_dev_key: trust, plugins: states.map((entry) => ({ name: entry.name, status: entry.status, enabled: entry.enabled, version: entry.version, detail: entry.detail, live: entry.live ?? null, remote: entry.remote ?? false })) };
+      return { trust_dev_key: trust, dev_local: supervisor.devLocal(), plugins: states.map((entry) => ({ name: entry.name, status: entry.status, enabled: entry.enabled, version: entry.version, detail: entry.detail, live: entry.live ?? null, remote: entry.remote ?? false })) };
     },
   };
 }

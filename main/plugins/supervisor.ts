@@ -15,6 +15,7 @@ import { compareSemver } from './catalog/build.js';
 import type { ManifestTool, PluginManifest } from './manifest.js';
 import { callHttpTool, type HttpRailNet } from './rails/http/interpreter.js';
 import { decideReadiness, type Readiness } from './readiness/ladder.js';
+import { scanDevLocal, type DevLocalRefusal } from './dev-local.js';
 import type { LocalMcpRail, LocalPluginSpec } from './rails/mcp-local/local-rail.js';
 import { probeRuntime } from './rails/mcp-local/runtime-probe.js';
 import { type PluginsSettings } from './settings.js';
@@ -35,6 +36,20 @@ export interface PluginState {
   live?: string;
   /** Hosted MCP: content sent to its tools leaves the machine. */
   remote?: boolean;
+  /** `catalog` (signed, from the store) or `dev_local` (an unsigned source folder, main/plugins/dev-local.ts). */
+  source: 'catalog' | 'dev_local';
+  /**
+   * OAuth: the Reconnect needed badge — the provider refused the sign-in, or it sat unused more than
+   * 1 h past expiry (token-store `isStale`, the rule doctor's `auth tokens` row reads through this too).
+   */
+  reconnect_needed: boolean;
+}
+
+/** The last dev_local scan: what loaded and each refused folder with the field at fault. */
+export interface DevLocalReport {
+  dir: string;
+  loaded: string[];
+  refusals: DevLocalRefusal[];
 }
 
 export interface SupervisorDeps {
@@ -63,6 +78,7 @@ export function secretItemOf(settings: PluginsSettings, name: string): string | 
 export function createPluginSupervisor(deps: SupervisorDeps) {
   let states: PluginState[] = [];
   let localNames = new Set<string>();
+  let devReport: DevLocalReport | null = null;
 
   function toolCapability(manifest: PluginManifest, tool: ManifestTool, ready: boolean): Capability {
     const name = manifest.name;
@@ -123,7 +139,11 @@ export function createPluginSupervisor(deps: SupervisorDeps) {
   function reload(): PluginState[] {
     const settings = deps.settings();
     const installed = new Map(deps.store.list().map((plugin) => [plugin.name, plugin]));
-    const names = new Set<string>([...(deps.catalog?.index.plugins.map((p) => p.name) ?? []), ...installed.keys(), ...settings.enabled]);
+    // Unsigned dev folders are read fresh on every reload (an edit applies on `plugins reload`); a
+    // folder whose name a signed plugin has is refused, never allowed to shadow it.
+    const dev = settings.devLocal ? scanDevLocal(settings.devLocal, new Set([...(deps.catalog?.index.plugins.map((p) => p.name) ?? []), ...installed.keys()])) : null;
+    devReport = dev ? { dir: dev.dir, loaded: [...dev.plugins.keys()], refusals: dev.refusals } : null;
+    const names = new Set<string>([...(deps.catalog?.index.plugins.map((p) => p.name) ?? []), ...installed.keys(), ...(dev?.plugins.keys() ?? []), ...settings.enabled]);
     const next: PluginState[] = [];
     const caps: Capability[] = [];
     const localSpecs: Record<string, LocalPluginSpec> = {};
@@ -131,8 +151,9 @@ export function createPluginSupervisor(deps: SupervisorDeps) {
       let manifest: PluginManifest | null = null;
       let dir: string | null = null;
       let loadError: string | null = null;
+      const devPlugin = dev?.plugins.get(name);
       try {
-        const loaded = installed.has(name) ? deps.store.load(name, deps.catalog?.keys ?? []) : null;
+        const loaded = devPlugin ?? (installed.has(name) ? deps.store.load(name, deps.catalog?.keys ?? []) : null);
         manifest = loaded?.manifest ?? null;
         dir = loaded?.dir ?? null;
       } catch (error) {
@@ -156,6 +177,7 @@ export function createPluginSupervisor(deps: SupervisorDeps) {
         oauthInvalidated: manifest?.auth.type === 'oauth2' && (deps.oauth?.facts(name).invalidated ?? false),
       });
       const entry = deps.catalog?.entry(name);
+      const oauthFacts = manifest?.auth.type === 'oauth2' ? deps.oauth?.facts(name) : undefined;
       if (manifest && (status === 'ready' || (status === 'disabled' && compatible))) {
         for (const tool of manifest.tools) if (tool.rail === 'http') caps.push(toolCapability(manifest, tool, status === 'ready'));
       }
@@ -166,9 +188,11 @@ export function createPluginSupervisor(deps: SupervisorDeps) {
         version: manifest?.version ?? deps.store.current(name),
         rail: manifest ? [...new Set(manifest.tools.map((tool) => tool.rail))].join(',') : entry?.rails.join(',') ?? null,
         auth_type: manifest?.auth.type ?? entry?.auth_type ?? null,
-        account: typeof table.account === 'string' && item !== null ? table.account : null,
+        account: oauthFacts ? oauthFacts.account : typeof table.account === 'string' && item !== null ? table.account : null,
         tools: status === 'ready' && manifest ? manifest.tools.filter((tool) => tool.rail === 'http').map((tool) => tool.name) : [],
         detail: loadError ?? (status === 'missing_host_runtime' ? probe?.detail ?? null : null),
+        source: devPlugin ? 'dev_local' : 'catalog',
+        reconnect_needed: oauthFacts !== undefined && oauthFacts.connected && (status === 'reauthorization_required' || oauthFacts.stale),
       });
     }
     // Local MCP plugins run under their own supervision; their tools register when the server is up.
@@ -191,6 +215,8 @@ export function createPluginSupervisor(deps: SupervisorDeps) {
   return {
     reload,
     states: withLive,
+    /** The dev_local scan of the last reload (null when `dev_local` is not set). */
+    devLocal: () => devReport,
     /** For the runtime prompt: enabled plugins only (ready ones list their tools from the registry). */
     promptStatus: () => states.filter((state) => state.enabled).map((state) => ({ name: state.name, status: state.status })),
   };

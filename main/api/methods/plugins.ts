@@ -16,7 +16,14 @@ export const pluginStateSchema = z.object({
   account: z.string().nullable(),
   tools: z.array(z.string()),
   detail: z.string().nullable(),
+  /** catalog (signed) or dev_local (an unsigned folder under `[fermix_core.plugins] dev_local`). */
+  source: z.enum(['catalog', 'dev_local']),
+  /** OAuth: refused by the provider, or idle more than 1 h past expiry — the Reconnect needed badge. */
+  reconnect_needed: z.boolean(),
 });
+
+/** `[fermix_core.plugins] dev_local`: the folders that loaded, and each refused one with the field at fault. */
+export const devLocalReportSchema = z.object({ dir: z.string(), loaded: z.array(z.string()), refusals: z.array(z.object({ folder: z.string(), code: z.string(), field: z.string(), message: z.string() })) }).nullable();
 
 /** Emitted on the system stream while an install runs. */
 export const pluginInstallProgressSchema = z.object({ plugin: z.string(), version: z.string(), phase: z.enum(['download', 'verify', 'extract', 'activate', 'done']), bytes: z.number().int(), total: z.number().int() });
@@ -34,7 +41,7 @@ export const pluginMethods = {
   'plugins.status': defineMethod({
     description: 'Readiness of every known plugin (catalog, installed, enabled), re-derived now.',
     input: z.object({ name: name.optional() }).strict().default({}),
-    output: z.object({ plugins: z.array(pluginStateSchema) }),
+    output: z.object({ plugins: z.array(pluginStateSchema), dev_local: devLocalReportSchema.optional() }),
   }),
   'plugins.installed': defineMethod({
     description: 'The local plugin store: versions, current and pinned per plugin.',
@@ -134,7 +141,7 @@ export const pluginMethods = {
   'plugins.doctor': defineMethod({
     description: 'The plugins row of doctor: each plugin\'s live readiness and detail, and the dev-key trust setting.',
     input: z.object({ name: name.optional() }).strict().default({}),
-    output: z.object({ trust_dev_key: z.boolean(), plugins: z.array(z.object({ name: z.string(), status, enabled: z.boolean(), version: z.string().nullable(), detail: z.string().nullable(),
+    output: z.object({ trust_dev_key: z.boolean(), dev_local: devLocalReportSchema.optional(), plugins: z.array(z.object({ name: z.string(), status, enabled: z.boolean(), version: z.string().nullable(), detail: z.string().nullable(),
       /** MCP-rail plugins: the daemon's live connection state (memory only); null for HTTP-rail plugins. */
       live: z.string().nullable().optional(), remote: z.boolean().optional() })) }),
   }),

@@ -84,7 +84,10 @@ export function planPluginsCommand(positionals: string[]): { method: string; inp
 
 function forPeople(method: string, result: Record<string, unknown>): string {
   if (method === 'plugins.status' || method === 'plugins.reload') {
-    const rows = (result.plugins as Record<string, unknown>[]).map((p) => `${String(p.name).padEnd(14)} ${String(p.status).padEnd(22)} ${p.enabled ? 'enabled ' : 'disabled'} ${p.version ?? '-'}  ${p.rail ?? '-'}  ${p.auth_type ?? '-'}${p.account ? `  ${String(p.account)}` : ''}`);
+    const rows = (result.plugins as Record<string, unknown>[]).map((p) => `${String(p.name).padEnd(14)} ${String(p.status).padEnd(22)} ${p.enabled ? 'enabled ' : 'disabled'} ${p.version ?? '-'}  ${p.rail ?? '-'}  ${p.auth_type ?? '-'}${p.account ? `  ${String(p.account)}` : ''}${p.source === 'dev_local' ? '  (dev_local, unsigned)' : ''}${p.reconnect_needed ? '  reconnect needed' : ''}`);
+    // A refused dev_local folder fails loudly: each one with the field at fault, after the table.
+    const dev = result.dev_local as { refusals: { code: string; message: string }[] } | null | undefined;
+    for (const refusal of dev?.refusals ?? []) rows.push(`refused dev_local folder — ${refusal.code}: ${refusal.message}`);
     return rows.length ? rows.join('\n') : 'No plugins.';
   }
   if (method === 'plugins.oauth_login.start') return `Signed in: ${String(result.name)} is connected to ${String(result.provider)}. Status: ${String(result.status)}.`;

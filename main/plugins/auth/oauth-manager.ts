@@ -92,6 +92,27 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
     return oauthFailed(provider, code ?? (error as Error)?.message ?? String(error));
   }
 
+  /**
+   * The connected account's name from the provider's profile call (GitHub `GET /user` login, Google
+   * userinfo email, Notion `users/me`). Best effort: a sign-in never fails because this call did.
+   */
+  async function fetchAccount(provider: OAuthProviderName, accessToken: string): Promise<string | null> {
+    const profile = OAUTH_PROVIDERS[provider].account;
+    if (!profile) return null;
+    try {
+      const response = await netGuardFetch(deps.net)(profile.url, { method: 'GET', headers: { accept: 'application/json', ...(profile.headers ?? {}), authorization: `Bearer ${accessToken}` } });
+      if (response.status !== 200) return null;
+      const body = (await response.json()) as unknown;
+      for (const path of profile.paths) {
+        const value = path.reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), body);
+        if (typeof value === 'string' && value.trim() !== '') return value.trim().slice(0, 200);
+      }
+      return null;
+    } catch {
+      return null;
+    }
+  }
+
   function toStored(result: oauth.TokenEndpointResponse, provider: string, previous: StoredTokens | null): StoredTokens {
     const now = Date.now();
     return {
@@ -104,6 +125,7 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
       provider,
       obtained_at: now,
       invalidated: false,
+      account: previous?.account ?? null,
     };
   }
 
@@ -136,7 +158,7 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
         const checked = oauth.validateAuthResponse(as, { client_id: client.client_id }, callback, state);
         const response = await oauth.authorizationCodeGrantRequest(as, { client_id: client.client_id }, clientAuth(client), checked, listener.redirectUri, verifier, fetchOptions());
         const result = await oauth.processAuthorizationCodeResponse(as, { client_id: client.client_id }, response);
-        const stored = toStored(result, auth.provider, null);
+        const stored = { ...toStored(result, auth.provider, null), account: await fetchAccount(auth.provider, result.access_token) };
         writeTokens(deps.secrets, plugin, stored);
         respond(true, `Fermix is connected to ${spec.display_name} for the ${plugin} plugin.`);
         changed();
@@ -195,6 +217,8 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
       try {
         const response = await oauth.refreshTokenGrantRequest(as, { client_id: client.client_id }, clientAuth(client), tokens.refresh_token, fetchOptions());
         const next = toStored(await oauth.processRefreshTokenResponse(as, { client_id: client.client_id }, response), auth.provider, tokens);
+        // Sign-ins stored before the account was recorded learn it on their next refresh.
+        if (!next.account) next.account = await fetchAccount(auth.provider, next.access_token);
         writeTokens(deps.secrets, plugin, next);
         return next;
       } catch (error) {
@@ -264,7 +288,7 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
     },
     facts(plugin: string) {
       const tokens = readTokens(deps.secrets, plugin);
-      return { connected: tokens !== null, invalidated: tokens?.invalidated ?? false, stale: tokens !== null && isStale(tokens), expires_at: tokens?.expires_at ?? null };
+      return { connected: tokens !== null, invalidated: tokens?.invalidated ?? false, stale: tokens !== null && isStale(tokens), expires_at: tokens?.expires_at ?? null, account: tokens?.account ?? null };
     },
     close() {
       for (const login of pending.values()) login.listener.close();

@@ -18,6 +18,11 @@ export interface OAuthProviderSpec {
   extra_params?: Record<string, string>;
   /** Joins scopes with a space (RFC 6749) unless the provider wants another separator. */
   scope_separator?: string;
+  /**
+   * The profile call that names the connected account ("Connected as …"): GET with the new access
+   * token; the first of `paths` that holds a non-empty string is the name.
+   */
+  account?: { url: string; headers?: Record<string, string>; paths: string[][] };
 }
 
 const spec = (value: OAuthProviderSpec) => value;
@@ -25,14 +30,19 @@ const spec = (value: OAuthProviderSpec) => value;
 export const OAUTH_PROVIDERS: Record<OAuthProviderName, OAuthProviderSpec> = {
   github: spec({
     name: 'github', display_name: 'GitHub', client_auth: 'client_secret_post',
+    account: { url: 'https://api.github.com/user', headers: { accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' }, paths: [['login']] },
     server: { issuer: 'https://github.com', authorization_endpoint: 'https://github.com/login/oauth/authorize', token_endpoint: 'https://github.com/login/oauth/access_token' },
   }),
   google: spec({
     name: 'google', display_name: 'Google', client_auth: 'client_secret_post', extra_params: { access_type: 'offline', prompt: 'consent' },
+    // OpenID Connect userinfo: the trio asks for `openid email`, so the email is there.
+    account: { url: 'https://openidconnect.googleapis.com/v1/userinfo', paths: [['email']] },
     server: { issuer: 'https://accounts.google.com', authorization_endpoint: 'https://accounts.google.com/o/oauth2/v2/auth', token_endpoint: 'https://oauth2.googleapis.com/token', revocation_endpoint: 'https://oauth2.googleapis.com/revoke' },
   }),
   notion: spec({
     name: 'notion', display_name: 'Notion', client_auth: 'client_secret_basic', extra_params: { owner: 'user' },
+    // A public integration's bot user: its owner is the person who connected it; the bot's own name otherwise.
+    account: { url: 'https://api.notion.com/v1/users/me', headers: { 'Notion-Version': '2026-03-11' }, paths: [['bot', 'owner', 'user', 'name'], ['bot', 'owner', 'user', 'person', 'email'], ['name']] },
     server: { issuer: 'https://api.notion.com', authorization_endpoint: 'https://api.notion.com/v1/oauth/authorize', token_endpoint: 'https://api.notion.com/v1/oauth/token' },
   }),
   x: spec({

@@ -20,6 +20,8 @@ export interface StoredTokens {
   obtained_at: number;
   /** Set when the provider refused the refresh token or the token itself: reauthorization_required. */
   invalidated: boolean;
+  /** Who signed in (GitHub login, Google email, Notion user), from the provider's profile call; null when it gave none. */
+  account?: string | null;
 }
 
 export const tokenItem = (plugin: string) => `plugin_${plugin}_OAUTH`;

@@ -6,6 +6,8 @@ import { FermixError } from '../../core/errors.js';
 import { REPO_ROOT } from '../../../test/fixtures/plugin-fakes/catalog-fixture.js';
 import { runCatalogBuild } from '../catalog/build-main.js';
 import type { CatalogIndex } from '../catalog/catalog-schema.js';
+import { createSecretStore } from '../../secrets/secret-store.js';
+import { createPluginService } from '../service.js';
 import { createPluginStore } from './store.js';
 
 let dir: string;
@@ -36,6 +38,32 @@ describe('bundled plugins', () => {
     fakeInstall(pluginsDir, 'slack');
     expect(store.remove('slack')).toBe(true);
     expect(existsSync(join(pluginsDir, 'installed', 'slack'))).toBe(false);
+  });
+
+  it('installBundled (daemon start) installs the trio through the verified install, once; uninstall is refused', async () => {
+    const configFile = join(dir, 'config.toml');
+    const service = (trusted: boolean) => {
+      writeFileSync(configFile, `[fermix_core]\nsecret_store = "file"\n\n[fermix_core.plugins]\ntrust_dev_key = ${trusted}\n`);
+      return createPluginService({ pluginsDir: join(dir, 'plugins'), configFile, resourcesDir: join(REPO_ROOT, 'resources'), coreVersion: '0.1.0', keychain: createSecretStore({ kind: 'file', fermixHome: dir }) });
+    };
+    // A catalog whose signer is not trusted installs nothing: each refusal is reported, none thrown.
+    const untrusted = await service(false).installBundled();
+    expect([untrusted.installed, untrusted.failed.map((failure) => [failure.name, failure.code])]).toEqual([[], [['gmail', 'untrusted_signer'], ['google_calendar', 'untrusted_signer'], ['google_drive', 'untrusted_signer']]]);
+    expect(existsSync(join(dir, 'plugins', 'installed', 'gmail'))).toBe(false);
+
+    const trusted = service(true);
+    expect(await trusted.installBundled()).toEqual({ installed: ['gmail', 'google_calendar', 'google_drive'], failed: [] });
+    expect(trusted.installed().map((plugin) => [plugin.name, plugin.current])).toEqual([['gmail', '1.0.0'], ['google_calendar', '1.0.0'], ['google_drive', '1.0.0']]);
+    // Verified like any install: the provenance check passes on load, and a second start installs nothing.
+    expect(trusted.reload().filter((plugin) => plugin.name.startsWith('g') && plugin.name !== 'github').map((plugin) => plugin.status)).toEqual(['disabled', 'disabled', 'disabled']);
+    expect(await trusted.installBundled()).toEqual({ installed: [], failed: [] });
+    let refused: unknown;
+    try {
+      trusted.uninstall('gmail');
+    } catch (error) {
+      refused = error;
+    }
+    expect([(refused as FermixError).code, (refused as FermixError).hint]).toEqual(['bundled_plugin', 'Disable it instead: `fermix plugins disable gmail`.']);
   });
 
   it('the catalog build marks the Google trio bundled and nothing else', async () => {

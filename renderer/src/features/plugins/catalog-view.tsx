@@ -3,7 +3,16 @@ import type { StoreApi } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import { ComputerUseCard } from './computer-use-card.js';
 import { PluginCard, effectiveStatus } from './plugin-card.js';
-import type { PluginsState } from './store.js';
+import type { CatalogEntry, PluginState, PluginsState } from './store.js';
+
+/** dev_local plugins have no catalog entry: a card is made from their state, marked Development by PluginCard. */
+function devLocalEntries(states: Record<string, PluginState>, dir: string | undefined): CatalogEntry[] {
+  return Object.values(states).filter((state) => state.source === 'dev_local').map((state) => ({
+    name: state.name, display_name: state.name, description: `Unsigned development plugin from ${dir ?? 'dev_local'}.`, category: 'development',
+    auth_type: state.auth_type ?? 'none', auth_provider: null, rails: (state.rail ?? 'http').split(','), latest: state.version ?? '0.0.0', bundled: false,
+    versions: state.version ? [state.version] : [], installed: state.version ?? '0.0.0', developer_name: 'You (dev_local)', runtime_kind: null,
+  }));
+}
 
 type Filter = 'all' | 'ready' | 'setup' | 'installed' | 'available';
 
@@ -21,12 +30,13 @@ export function CatalogView({ store }: { store: StoreApi<PluginsState> }) {
   const states = useStore(store, (s) => s.states);
   const loaded = useStore(store, (s) => s.loaded);
   const trustDevKey = useStore(store, (s) => s.trustDevKey);
+  const devLocal = useStore(store, (s) => s.devLocal);
   const [query, setQuery] = useState('');
   const [filter, setFilter] = useState<Filter>('all');
   const ids = { search: useId(), filter: useId() };
   const words = query.trim().toLowerCase();
-  const shown = catalog.filter((entry) => {
-    const status = effectiveStatus(entry, states[entry.name]?.status);
+  const shown = [...catalog, ...devLocalEntries(states, devLocal?.dir)].filter((entry) => {
+    const status = effectiveStatus(entry, states[entry.name]);
     if (filter === 'ready' && status !== 'ready') return false;
     if (filter === 'setup' && (status === 'ready' || status === 'not_installed' || status === 'disabled')) return false;
     if (filter === 'installed' && entry.installed === null) return false;
@@ -38,6 +48,16 @@ export function CatalogView({ store }: { store: StoreApi<PluginsState> }) {
     <>
       <p className="muted">Signed plugins from the catalog that ships with Fermix. Installing verifies the signature first; enabling one applies on the next turn.</p>
       {trustDevKey && <p className="small plugin-missing" role="note">This Fermix trusts the development signing key (<code>[fermix_core.plugins] trust_dev_key = true</code>): fine for development, not for daily use.</p>}
+      {devLocal && (
+        <div className="small plugin-missing" role="note">
+          <p>Unsigned development plugins are loaded from <code>{devLocal.dir}</code> (<code>[fermix_core.plugins] dev_local</code>).</p>
+          {devLocal.refusals.length > 0 && (
+            <ul className="plugin-dev-refusals">
+              {devLocal.refusals.map((refusal) => <li key={refusal.folder}>Refused {refusal.folder} — {refusal.code} ({refusal.field}): {refusal.message}</li>)}
+            </ul>
+          )}
+        </div>
+      )}
       <form className="plugin-filters" role="search" aria-label="Search the catalog" onSubmit={(event) => event.preventDefault()}>
         <div className="field">
           <label htmlFor={ids.search}>Search</label>

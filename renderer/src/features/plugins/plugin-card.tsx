@@ -11,11 +11,16 @@ import { OAuthClientModal, isOAuthProvider } from './oauth-client-modal.js';
 import { PluginLogo } from './plugin-logo.js';
 import { consentLine, readinessOf } from './readiness.js';
 import { StatusBadge } from './status-badge.js';
-import type { CatalogEntry, PluginsState } from './store.js';
+import type { CatalogEntry, PluginState, PluginsState } from './store.js';
 
-/** What the window shows for a plugin: a catalog entry the person never installed reads "Not installed". */
-export function effectiveStatus(entry: CatalogEntry, status: string | undefined): string {
+/**
+ * What the window shows for a plugin: a catalog entry the person never installed reads "Not installed";
+ * a ready OAuth plugin whose sign-in sat unused past expiry reads "Reconnect needed" (state.reconnect_needed).
+ */
+export function effectiveStatus(entry: CatalogEntry, state: Pick<PluginState, 'status' | 'reconnect_needed'> | undefined): string {
+  const status = state?.status;
   if (entry.installed === null && (status === undefined || status === 'disabled')) return 'not_installed';
+  if (status === 'ready' && state?.reconnect_needed) return 'reconnect_needed';
   return status ?? 'disabled';
 }
 
@@ -36,7 +41,8 @@ export function PluginCard({ entry, store }: { entry: CatalogEntry; store: Store
   const panelId = useId();
   const titleId = useId();
   const panelRef = useRef<HTMLDivElement>(null);
-  const status = effectiveStatus(entry, state?.status);
+  const status = effectiveStatus(entry, state);
+  const development = state?.source === 'dev_local';
   const view = readinessOf(status);
   const consent = consentLine(entry);
   const installed = entry.installed !== null;
@@ -79,6 +85,7 @@ export function PluginCard({ entry, store }: { entry: CatalogEntry; store: Store
             {entry.developer_name ?? 'Fermix'} · {entry.category} · {AUTH_WORDS[entry.auth_type] ?? entry.auth_type} · {entry.rails.map((rail) => (rail === 'http' ? 'HTTP rail' : 'MCP rail')).join(', ')}
           </p>
         </div>
+        {development && <span className="badge plugin-badge plugin-badge-muted" title="Loaded unsigned from [fermix_core.plugins] dev_local">Development</span>}
         <StatusBadge status={status} />
       </div>
       <p className="plugin-description">{entry.description}</p>
@@ -92,10 +99,10 @@ export function PluginCard({ entry, store }: { entry: CatalogEntry; store: Store
           {state?.detail && <> <span className="muted">({state.detail})</span></>}
         </p>
       )}
-      {status === 'ready' && state && state.tools.length > 0 && (
+      {(status === 'ready' || status === 'reconnect_needed') && state && (state.account || state.tools.length > 0) && (
         <p className="small muted plugin-tools">
           {state.account && <>Connected as {state.account}. </>}
-          {state.tools.length} tools: {state.tools.join(', ')}
+          {state.tools.length > 0 && <>{state.tools.length} tools: {state.tools.join(', ')}</>}
         </p>
       )}
       {installing && <InstallProgressBar name={entry.display_name} progress={progress} />}
@@ -139,7 +146,7 @@ export function PluginCard({ entry, store }: { entry: CatalogEntry; store: Store
             {open ? 'Hide setup' : 'Setup'}
           </button>
         )}
-        {installed && <span className="muted small plugin-version">v{entry.installed}{entry.bundled ? ' · bundled' : ''}</span>}
+        {installed && <span className="muted small plugin-version">v{entry.installed}{entry.bundled ? ' · bundled' : ''}{development ? ' · unsigned' : ''}</span>}
       </div>
       {open && installed && (
         <div className="plugin-panel" id={panelId} ref={panelRef}>

@@ -24,6 +24,8 @@ export interface PluginsState {
   catalog: CatalogEntry[];
   states: Record<string, PluginState>;
   trustDevKey: boolean;
+  /** `[fermix_core.plugins] dev_local`: the folder, what loaded and what was refused (null when unset). */
+  devLocal: OutputOf<'plugins.status'>['dev_local'] | null;
   loading: boolean;
   loaded: boolean;
   error: WireError | null;
@@ -66,8 +68,8 @@ const omit = <T>(record: Record<string, T>, key: string): Record<string, T> => {
 export function createPluginsStore(client: ApiClient): StoreApi<PluginsState> {
   return createStore<PluginsState>()((set, get) => {
     const refreshStates = async () => {
-      const { plugins } = await client.call('plugins.status');
-      set({ states: Object.fromEntries(plugins.map((state) => [state.name, state])) });
+      const { plugins, dev_local } = await client.call('plugins.status');
+      set({ states: Object.fromEntries(plugins.map((state) => [state.name, state])), devLocal: dev_local ?? null });
     };
     /** One action on one plugin: marks it busy, keeps its error on the card, and re-reads readiness. */
     const act = async (name: string, label: string, run: () => Promise<unknown>): Promise<boolean> => {
@@ -90,6 +92,7 @@ export function createPluginsStore(client: ApiClient): StoreApi<PluginsState> {
       catalog: [],
       states: {},
       trustDevKey: false,
+      devLocal: null,
       loading: false,
       loaded: false,
       error: null,
@@ -122,6 +125,7 @@ export function createPluginsStore(client: ApiClient): StoreApi<PluginsState> {
             catalog: catalog.plugins,
             trustDevKey: catalog.trust_dev_key,
             states: Object.fromEntries(status.plugins.map((state) => [state.name, state])),
+            devLocal: status.dev_local ?? null,
             computer,
             loading: false,
             loaded: true,
