@@ -37,7 +37,7 @@ describe('accessibility (axe-core) on every screen', () => {
     await server?.close();
   });
 
-  it('finds no serious or critical violation on Chat, Jobs, Plugins, every Settings section and Audit, light and dark', { timeout: 60_000 }, async () => {
+  it('finds no serious or critical violation on Chat, Jobs, Skills, Memory, Plugins, every Settings section and Audit, light and dark', { timeout: 60_000 }, async () => {
     const { page } = app;
     const nav = page.getByRole('navigation', { name: 'Main' });
     const found: string[] = [];
@@ -52,7 +52,7 @@ describe('accessibility (axe-core) on every screen', () => {
     await page.getByRole('textbox', { name: 'Message' }).press('Enter');
     await page.getByText('Hello from the scripted model.').first().waitFor();
     await check('Chat');
-    for (const screen of ['Jobs', 'Plugins', 'Audit']) {
+    for (const screen of ['Jobs', 'Skills', 'Memory', 'Plugins', 'Audit']) {
       if ((await nav.getByRole('button', { name: screen, exact: true }).count()) === 0) continue; // Jobs only where the build has it
       await nav.getByRole('button', { name: screen, exact: true }).click();
       await page.getByRole('heading', { name: screen, level: 1 }).waitFor();

@@ -9,6 +9,8 @@ import { CommandPalette } from '../features/palette/command-palette.js';
 import { ShortcutSheet } from '../features/palette/shortcut-sheet.js';
 import { PluginsScreen } from '../features/plugins/plugins-screen.js';
 import { JobsScreen } from '../features/jobs/jobs-screen.js';
+import { MemoryScreen } from '../features/memory/memory-screen.js';
+import { SkillsScreen } from '../features/skills/skills-screen.js';
 import { SettingsScreen } from '../features/settings/settings-screen.js';
 import { UndoToast } from '../ui/undo-toast.js';
 import { useChat, useConnection, useLayout } from './model-context.js';
@@ -49,6 +51,10 @@ function renderScreen(screen: Screen) {
       return <ChatScreen />;
     case 'jobs':
       return <JobsScreen />;
+    case 'skills':
+      return <SkillsScreen />;
+    case 'memory':
+      return <MemoryScreen />;
     case 'plugins':
       return <PluginsScreen />;
     case 'settings':

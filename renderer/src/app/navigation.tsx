@@ -2,11 +2,13 @@ import { Icon, type IconName } from '../ui/icons.js';
 import { isMac, modKey } from '../features/palette/shortcuts.js';
 import { useLayout } from './model-context.js';
 
-export type Screen = 'chat' | 'jobs' | 'plugins' | 'settings' | 'audit';
+export type Screen = 'chat' | 'jobs' | 'skills' | 'memory' | 'plugins' | 'settings' | 'audit';
 
 export const SCREENS: { id: Screen; label: string; icon: IconName }[] = [
   { id: 'chat', label: 'Chat', icon: 'chat' },
   { id: 'jobs', label: 'Jobs', icon: 'list' },
+  { id: 'skills', label: 'Skills', icon: 'book' },
+  { id: 'memory', label: 'Memory', icon: 'memory' },
   { id: 'plugins', label: 'Plugins', icon: 'plug' },
   { id: 'settings', label: 'Settings', icon: 'gear' },
   { id: 'audit', label: 'Audit', icon: 'shield' },

@@ -23,6 +23,8 @@ const PATHS = {
   edit: 'M4 20h4L19 9l-4-4L4 16v4Zm9-13 4 4',
   trash: 'M5 7h14M10 7V4h4v3m-7 0 1 13h8l1-13',
   chevron: 'm15 6-6 6 6 6',
+  book: 'M5 4h9a3 3 0 0 1 3 3v13H8a3 3 0 0 1-3-3V4Zm0 13a3 3 0 0 1 3-3h9M9 8h5',
+  memory: 'M12 3a6 6 0 0 0-6 6c0 2.2 1.2 3.6 2 4.5V17h8v-3.5c.8-.9 2-2.3 2-4.5a6 6 0 0 0-6-6Zm-3 17h6M10 10h4',
   keyboard: 'M3 7h18v10H3V7Zm3 3h.01M9 10h.01M12 10h.01M15 10h.01M18 10h.01M7 14h10',
 } as const;
 
