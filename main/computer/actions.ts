@@ -114,13 +114,18 @@ export async function performAction(args: ComputerArgs, context: ActionContext):
       step();
       await backend.move(start.x, start.y);
       await withModifiers(async () => {
+        // A /stop or deadline during the move to the start must not be followed by a press.
+        step();
         await backend.pressButton('left');
-        for (let i = 1; i <= DRAG_STEPS; i += 1) {
-          step();
-          await sleep(DRAG_STEP_MS);
-          await backend.move(start.x + ((end.x - start.x) * i) / DRAG_STEPS, start.y + ((end.y - start.y) * i) / DRAG_STEPS);
+        try {
+          for (let i = 1; i <= DRAG_STEPS; i += 1) {
+            step();
+            await sleep(DRAG_STEP_MS);
+            await backend.move(start.x + ((end.x - start.x) * i) / DRAG_STEPS, start.y + ((end.y - start.y) * i) / DRAG_STEPS);
+          }
+        } finally {
+          await backend.releaseButton('left');
         }
-        await backend.releaseButton('left');
       });
       return { summary: `dragged from ${from.x},${from.y} to ${to.x},${to.y}`, data: { from: start, to: end } };
     }

@@ -1,19 +1,22 @@
 // computer_use against the real desktop stack: nut-js on the suite's Xvfb, a headful Chromium window as
 // the receiving X client, xprintidle for idle time and xdotool as the person. Run under ci/with-desktop.sh.
 import { spawnSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ExecutionContext } from '../core/capabilities/capability.js';
 import { isFermixError } from '../core/errors.js';
 import { createComputerUseControl } from '../daemon/computer-handlers.js';
-import { trackInput, type TrackedBackend } from './backend.js';
+import { trackInput, type DesktopBackend, type TrackedBackend } from './backend.js';
 import { awaitPersonIdle, createXprintidleProbe, type IdleProbe } from './idle.js';
 import { createNutBackend } from './nut-backend.js';
-import { createComputerUseRuntime, type ComputerUseRuntime } from './runtime.js';
+import { waitForSettle } from './screen.js';
+import { computerUseInput } from '../tools/computer-use.js';
+import { createComputerUseRuntime, type ComputerUseRuntime, type ComputerUseRuntimeOptions } from './runtime.js';
 import { openReceiver, requireDisplay, startPerson, type Receiver } from './test-receiver.js';
 
 requireDisplay();
 
 const SYMBOLS = '!@#$%^&*()_+{}|:"<>?~';
+let raw: DesktopBackend;
 let backend: TrackedBackend;
 let probe: IdleProbe;
 let receiver: Receiver;
@@ -22,10 +25,17 @@ const context = (overrides: Partial<ExecutionContext> = {}): ExecutionContext =>
   trust: 'operator', origin: 'chat', interactive: true, conversationId: 'c1', signal: new AbortController().signal, services: {}, ...overrides,
 });
 
-function runtime(options: { mode?: 'strict' | 'standard'; maxActions?: number; control?: ReturnType<typeof createComputerUseControl> } = {}): ComputerUseRuntime {
+interface RuntimeChoice {
+  mode?: 'strict' | 'standard';
+  limits?: ComputerUseRuntimeOptions['limits'];
+  control?: ReturnType<typeof createComputerUseControl>;
+  backend?: TrackedBackend;
+}
+
+function runtime(options: RuntimeChoice = {}): ComputerUseRuntime {
   return createComputerUseRuntime({
-    backend, idle: probe, control: options.control ?? createComputerUseControl(false), enabled: () => true,
-    accessMode: () => options.mode ?? 'standard', ...(options.maxActions ? { limits: { maxActions: options.maxActions } } : {}),
+    backend: options.backend ?? backend, idle: probe, control: options.control ?? createComputerUseControl(false), enabled: () => true,
+    accessMode: () => options.mode ?? 'standard', ...(options.limits ? { limits: options.limits } : {}),
   });
 }
 
@@ -42,7 +52,8 @@ async function refusal(promise: Promise<unknown>): Promise<{ code: string; messa
 const mousedowns = async () => (await receiver.events()).filter((event) => event.type === 'mousedown').length;
 
 beforeAll(async () => {
-  backend = trackInput(await createNutBackend());
+  raw = await createNutBackend();
+  backend = trackInput(raw);
   probe = createXprintidleProbe();
   receiver = await openReceiver();
 }, 30_000);
@@ -180,7 +191,7 @@ describe('gates', () => {
   });
 
   it('halts a session when its action budget is used up; a new session starts fresh', async () => {
-    const cu = runtime({ maxActions: 3 });
+    const cu = runtime({ limits: { maxActions: 3 } });
     for (let i = 0; i < 3; i += 1) await cu.execute({ action: 'cursor_position' }, context());
     expect((await refusal(cu.execute({ action: 'cursor_position' }, context()))).code).toBe('action_budget_exhausted');
     expect(cu.session('c1')).toMatchObject({ halted: true, actions: 3 });
@@ -196,4 +207,137 @@ describe('gates', () => {
     expect(cu.session('c-unattended')).toBeUndefined();
     expect((await cu.execute({ action: 'screenshot' }, context({ origin: 'cli', interactive: true, conversationId: 'c-ask' }))).images).toHaveLength(1);
   });
+});
+
+/** No focused field (its caret blinks), and the repaint of that blur is over. */
+async function stillPage() {
+  await receiver.page.locator('#field').blur();
+  await waitForSettle(backend, 5000);
+}
+
+describe('wait and wait_for_change', () => {
+  it('wait_for_change defaults to 10 s with a 250 ms poll', () => {
+    expect(computerUseInput.parse({ action: 'wait_for_change' })).toMatchObject({ timeout_ms: 10_000, poll_ms: 250 });
+  });
+
+  it('wait waits and returns no screenshot; a /pause during a long wait stops it', async () => {
+    const control = createComputerUseControl(false);
+    const cu = runtime({ control });
+    const waited = await cu.execute({ action: 'wait', ms: 200 }, context({ conversationId: 'c-wait' }));
+    expect(waited.text).toContain('waited 200 ms');
+    expect(waited.images).toBeUndefined();
+    const long = cu.execute({ action: 'wait', ms: 25_000 }, context({ conversationId: 'c-wait' }));
+    await vi.waitFor(() => expect(cu.session('c-wait')?.actions).toBe(2), { timeout: 10_000 });
+    control.setPaused(true);
+    expect((await refusal(long)).code).toBe('paused');
+  });
+
+  it('times out when nothing changes, and sees a change another X client makes during the wait', async () => {
+    const cu = runtime();
+    await stillPage();
+    await cu.execute({ action: 'screenshot' }, context({ conversationId: 'c-change' }));
+    const still = await cu.execute({ action: 'wait_for_change', timeout_ms: 1000 }, context({ conversationId: 'c-change' }));
+    expect(still.data).toMatchObject({ changed: false });
+    expect(still.text).toContain('no change within 1000 ms');
+    expect(still.images).toBeUndefined();
+
+    const blank = await receiver.toScreen(1000, 200);
+    const before = await mousedowns();
+    const waiting = cu.execute({ action: 'wait_for_change', timeout_ms: 20_000 }, context({ conversationId: 'c-change' }));
+    await vi.waitFor(() => expect(cu.session('c-change')?.actions).toBe(3), { timeout: 10_000 });
+    // The person (xdotool, its own X client) clicks the page; its counter repaints.
+    spawnSync('xdotool', ['mousemove', String(blank.x), String(blank.y), 'click', '1']);
+    const changed = await waiting;
+    expect(changed.data).toMatchObject({ changed: true });
+    expect(changed.images).toHaveLength(1);
+    expect(await mousedowns()).toBe(before + 1);
+  }, 40_000);
+});
+
+describe('unchanged view', () => {
+  it('warns by name after three mutating actions in a row change nothing; a changing action resets the count', async () => {
+    const cu = runtime();
+    await stillPage();
+    const blank = await receiver.toScreen(1000, 200);
+    const inert = await receiver.toScreen(950, 400);
+    const click = (at: { x: number; y: number }) => cu.execute({ action: 'left_click', ...at }, context({ conversationId: 'c-inert' }));
+    expect((await click(blank)).data).not.toHaveProperty('warning'); // the counter repaints: a change
+    expect((await click(inert)).data).not.toHaveProperty('warning');
+    expect((await click(inert)).data).not.toHaveProperty('warning');
+    const third = await click(inert);
+    expect(third.data).toMatchObject({ warning: 'unchanged_view' });
+    expect(third.text).toContain('Warning [unchanged_view]: the last 3 actions changed nothing on screen');
+    expect((await click(blank)).data).not.toHaveProperty('warning');
+    expect((await click(inert)).data).not.toHaveProperty('warning');
+  }, 40_000);
+});
+
+describe('nothing stays held', () => {
+  /** The real backend, with a hook once a button or key went down: where a /stop lands mid-action. */
+  const hooked = (onDown: () => void): TrackedBackend =>
+    trackInput({
+      ...raw,
+      pressButton: async (button) => {
+        await raw.pressButton(button);
+        onDown();
+      },
+      pressKey: async (key) => {
+        await raw.pressKey(key);
+        onDown();
+      },
+    });
+
+  it('a /stop during a drag releases the mouse button', async () => {
+    const turn = new AbortController();
+    const cu = runtime({ backend: hooked(() => turn.abort()) });
+    const pad = await receiver.toScreen(300, 290);
+    const start = (await receiver.events()).length;
+    const refused = await refusal(cu.execute({ action: 'left_click_drag', from: { x: pad.x - 100, y: pad.y }, to: { x: pad.x + 100, y: pad.y } }, context({ signal: turn.signal })));
+    expect(refused.message).toContain('stopped');
+    // The X server's pointer state, seen by a later move from another client: no button is down.
+    expect((await receiver.probeHeld()).buttons).toBe(0);
+    const events = (await receiver.events()).slice(start);
+    expect(events.filter((event) => event.type === 'mousedown')).toHaveLength(1);
+    expect(events.filter((event) => event.type === 'mouseup')).toHaveLength(1);
+  }, 20_000);
+
+  it('a /stop inside a chord releases the keys already down', async () => {
+    const turn = new AbortController();
+    const cu = runtime({ backend: hooked(() => turn.abort()) });
+    const start = (await receiver.events()).length;
+    const refused = await refusal(cu.execute({ action: 'key', chord: 'shift+ctrl+a' }, context({ signal: turn.signal })));
+    expect(refused.message).toContain('stopped');
+    const held = await receiver.probeHeld();
+    expect(held).toMatchObject({ shift: false, ctrl: false });
+    const keys = (await receiver.events()).slice(start).filter((event) => event.key === 'Shift').map((event) => event.type);
+    expect(keys).toEqual(['keydown', 'keyup']);
+  }, 20_000);
+
+  it('an action past its deadline presses nothing afterwards and leaves nothing held', async () => {
+    let slowed = false;
+    let slowMoveReturned!: () => void;
+    const returned = new Promise<void>((resolve) => (slowMoveReturned = resolve));
+    // A native call that hangs past the deadline: the first move of the drag.
+    const slow = trackInput({
+      ...raw,
+      move: async (x, y) => {
+        await raw.move(x, y);
+        if (!slowed) {
+          slowed = true;
+          await new Promise((resolve) => setTimeout(resolve, 600));
+          slowMoveReturned();
+        }
+      },
+    });
+    const cu = runtime({ backend: slow, limits: { actionDeadlineMs: 200 } });
+    const pad = await receiver.toScreen(300, 290);
+    const start = (await receiver.events()).length;
+    const refused = await refusal(cu.execute({ action: 'left_click_drag', from: { x: pad.x - 100, y: pad.y }, to: { x: pad.x + 100, y: pad.y } }, context()));
+    expect(refused.code).toBe('action_timeout');
+    // Once the hung call returns, the drag must not go on to press the button.
+    await returned;
+    expect((await receiver.probeHeld()).buttons).toBe(0);
+    const events = (await receiver.events()).slice(start);
+    expect(events.filter((event) => event.type === 'mousedown')).toHaveLength(events.filter((event) => event.type === 'mouseup').length);
+  }, 20_000);
 });

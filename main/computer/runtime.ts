@@ -54,6 +54,10 @@ export interface ComputerUseRuntime {
   session(conversationId: string): { actions: number; halted: boolean } | undefined;
 }
 
+/** How long a timed-out action gets to reach its next step() before held input is released anyway. */
+const RELEASE_GRACE_MS = 2000;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
 const refuse = (code: string, message: string, hint: string, data?: Record<string, unknown>) => new FermixError({ code, message, hint, data });
 
 /** Interactive chat, the voice app, or `fermix ask` on a terminal; cron, spawned and inbound-MCP callers are not. */
@@ -139,11 +143,18 @@ export function createComputerUseRuntime(options: ComputerUseRuntimeOptions): Co
       if (context.signal.aborted) throw refuse('not active', 'The turn was stopped, so the action was cut short and held keys were released.', '');
       if (deadline.signal.aborted) throw refuse('action_timeout', `${args.action} did not finish within ${limits.actionDeadlineMs / 1000} s; held keys and buttons were released.`, 'Take a screenshot to see where it stopped, then try a smaller step.');
     };
+    let action: Promise<unknown> = Promise.resolve();
     try {
       const before = (COMPUTER_MUTATING_ACTIONS as readonly string[]).includes(args.action) ? await frameFingerprint(backend) : undefined;
+      const performing = performAction(args, { backend, step, latestShot: session.shots.at(-1), now });
+      action = performing;
       const outcome = await Promise.race([
-        performAction(args, { backend, step, latestShot: session.shots.at(-1), now }),
-        new Promise<never>((_, reject) => deadline.signal.addEventListener('abort', () => reject(refuse('action_timeout', `${args.action} did not finish within ${limits.actionDeadlineMs / 1000} s; held keys and buttons were released.`, 'Take a screenshot to see where it stopped, then try a smaller step.')))),
+        performing,
+        new Promise<never>((_, reject) => {
+          const late = () => reject(refuse('action_timeout', `${args.action} did not finish within ${limits.actionDeadlineMs / 1000} s; held keys and buttons were released.`, 'Take a screenshot to see where it stopped, then try a smaller step.'));
+          if (deadline.signal.aborted) late();
+          else deadline.signal.addEventListener('abort', late);
+        }),
       ]);
       let shot = outcome.shot;
       const data: Record<string, unknown> = { action: args.action, ...outcome.data, actions_used: session.actions, actions_left: limits.maxActions - session.actions };
@@ -166,6 +177,9 @@ export function createComputerUseRuntime(options: ComputerUseRuntimeOptions): Co
       return { text, data, ...(shot ? { images: [{ mimeType: 'image/png', base64: shot.base64 }] } : {}), audit: { action: args.action } };
     } finally {
       clearTimeout(timer);
+      // Past the deadline the action may still be between two primitives: give it until its next step()
+      // (which throws) before letting go, so nothing it presses after the release stays held.
+      await Promise.race([action.catch(() => undefined), sleep(RELEASE_GRACE_MS)]);
       await backend.releaseAll();
     }
   }

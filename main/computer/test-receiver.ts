@@ -11,14 +11,19 @@ const PAGE = `<!doctype html><html><body style="margin:0;background:#fff">
 <div id="pad" style="position:absolute;left:40px;top:140px;width:600px;height:300px;background:#ccd;overflow:scroll">
   <div style="height:4000px;width:4000px"></div></div>
 <div id="counter" style="position:absolute;left:800px;top:40px;font-size:40px">0</div>
+<div id="inert" style="position:absolute;left:800px;top:300px;width:300px;height:200px;user-select:none"></div>
 <script>
   window.events = [];
-  for (const type of ['mousedown', 'mouseup', 'dblclick', 'wheel']) {
-    document.addEventListener(type, (e) => { window.events.push({ type, button: e.button, x: e.clientX, y: e.clientY, dy: e.deltaY || 0 });
-      if (type === 'mousedown') document.getElementById('counter').textContent = String(window.events.filter((x) => x.type === 'mousedown').length); }, true);
+  // A mousedown anywhere but #inert repaints the counter, so those clicks change the view and #inert's do not.
+  for (const type of ['mousedown', 'mouseup', 'dblclick', 'wheel', 'keydown', 'keyup']) {
+    document.addEventListener(type, (e) => { window.events.push({ type, button: e.button ?? -1, x: e.clientX ?? 0, y: e.clientY ?? 0, dy: e.deltaY || 0, key: e.key ?? '' });
+      if (type === 'mousedown' && e.target.id !== 'inert') document.getElementById('counter').textContent = String(window.events.filter((x) => x.type === 'mousedown').length); }, true);
   }
   document.addEventListener('contextmenu', (e) => e.preventDefault());
-  document.addEventListener('mousemove', (e) => { window.lastMove = { x: e.clientX, y: e.clientY, sx: e.screenX, sy: e.screenY }; });
+  // Repeated clicks there would count as double and triple clicks, whose default selects text nearby.
+  document.getElementById('inert').addEventListener('mousedown', (e) => e.preventDefault());
+  // buttons and shiftKey come from the X server's pointer and modifier state at the time of the move.
+  document.addEventListener('mousemove', (e) => { window.lastMove = { x: e.clientX, y: e.clientY, sx: e.screenX, sy: e.screenY, buttons: e.buttons, shift: e.shiftKey, ctrl: e.ctrlKey, n: (window.lastMove?.n ?? 0) + 1 }; });
 </script></body></html>`;
 
 export interface PageEvent {
@@ -27,6 +32,21 @@ export interface PageEvent {
   x: number;
   y: number;
   dy: number;
+  /** For keydown and keyup. */
+  key: string;
+}
+
+/** The latest mousemove the page saw: where, and what the X server said was held down then. */
+export interface PageMove {
+  x: number;
+  y: number;
+  sx: number;
+  sy: number;
+  buttons: number;
+  shift: boolean;
+  ctrl: boolean;
+  /** How many moves so far, to wait for a new one. */
+  n: number;
 }
 
 export interface Receiver {
@@ -35,6 +55,11 @@ export interface Receiver {
   value(): Promise<string>;
   /** Screen coordinates of a point given in the page's client coordinates. */
   toScreen(x: number, y: number): Promise<{ x: number; y: number }>;
+  /**
+   * Moves the pointer from a separate X client (xdotool) and returns the move as the page saw it: its
+   * `buttons` and modifier flags are the X server's state, so anything left held down shows there.
+   */
+  probeHeld(): Promise<PageMove>;
   close(): Promise<void>;
 }
 
@@ -64,12 +89,22 @@ export async function openReceiver(): Promise<Receiver> {
           // The window's chrome (tabs, address bar) sits above the page: learn the offset from a real move.
           spawnSync('xdotool', ['mousemove', '400', '400']);
           spawnSync('xdotool', ['mousemove', '401', '401']);
-          type Move = { x: number; y: number; sx: number; sy: number };
-          const handle = await page.waitForFunction(() => (globalThis as unknown as { lastMove?: Move }).lastMove);
-          const move = (await handle.jsonValue()) as Move;
+          const handle = await page.waitForFunction(() => (globalThis as unknown as { lastMove?: PageMove }).lastMove);
+          const move = (await handle.jsonValue()) as PageMove;
           offset = { x: move.sx - move.x, y: move.sy - move.y };
         }
         return { x: x + offset.x, y: y + offset.y };
+      },
+      async probeHeld() {
+        const seen = await page.evaluate(() => (globalThis as unknown as { lastMove?: PageMove }).lastMove?.n ?? 0);
+        // Two moves inside the window (a move to the same spot sends no event).
+        spawnSync('xdotool', ['mousemove', '420', '420']);
+        spawnSync('xdotool', ['mousemove', '421', '421']);
+        const handle = await page.waitForFunction((before) => {
+          const move = (globalThis as unknown as { lastMove?: PageMove }).lastMove;
+          return move && move.n > before && move.sx === 421 ? move : undefined;
+        }, seen);
+        return (await handle.jsonValue()) as PageMove;
       },
       close: () => browser.close(),
     };
