@@ -1,15 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createSecretStore } from '../../../secrets/secret-store.js';
+import { approveInBrowser } from '../../../../test/fixtures/oauth-server/consent-driver.js';
+import { createOAuthManager } from '../../auth/oauth-manager.js';
+import { readTokens } from '../../auth/token-store.js';
 import { createTestPolicy } from '../../../net/test-policy.js';
 import { rejectionOf } from '../../../net/test-support.js';
 import { decodeManifest } from '../../manifest.js';
 import { PLUGIN_SOURCES } from '../../../../test/fixtures/plugin-fakes/catalog-fixture.js';
-import { NOTION_TOKEN, startNotionFake } from '../../../../test/fixtures/plugin-fakes/notion-fake.js';
-import type { VendorFake } from '../../../../test/fixtures/plugin-fakes/vendor-fake.js';
-import { callHttpTool, checkCredential, type HttpRailNet } from './interpreter.js';
+import { NOTION_CLIENT_ID, NOTION_CLIENT_SECRET, NOTION_TOKEN, startNotionFake, type NotionFake } from '../../../../test/fixtures/plugin-fakes/notion-fake.js';
+import { callHttpTool, type HttpRailNet } from './interpreter.js';
 
-let fake: VendorFake;
+let fake: NotionFake;
 let net: HttpRailNet;
 const file = join(PLUGIN_SOURCES, 'notion', 'plugin.json');
 const manifest = decodeManifest(readFileSync(file, 'utf8'), file, 'notion');
@@ -23,9 +27,9 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 
 describe('HTTP rail against the Notion fake', () => {
-  it('declares the tools of reference §3.4 with a Bearer API key and Notion-Version on every request', () => {
+  it('declares the tools of reference §3.4, signs in with oauth2 notion (scopes []) and sends Notion-Version on every request', () => {
     expect(manifest.tools.map((t) => t.name)).toEqual(['notion_search', 'notion_get_page', 'notion_get_block_children', 'notion_create_page', 'notion_update_page', 'notion_append_blocks', 'notion_get_data_source', 'notion_query_data_source', 'notion_get_me']);
-    expect(manifest.auth).toMatchObject({ type: 'api_key', key_name: 'NOTION_API_KEY', scheme: 'Bearer' });
+    expect(manifest.auth).toEqual({ type: 'oauth2', provider: 'notion', scopes: [] });
     for (const tool of manifest.tools) expect(tool.request?.headers?.['Notion-Version']).toBe('2026-03-11');
   });
 
@@ -55,19 +59,57 @@ describe('HTTP rail against the Notion fake', () => {
     expect(((await call('notion_query_data_source', { data_source_id: 'ds-1', filter: { property: 'Done', checkbox: { equals: false } } })).data as { items: unknown[] }).items).toHaveLength(1);
   });
 
-  it('checks the key with GET /v1/users/me (Notion-Version sent) and names the bot', async () => {
-    expect(await checkCredential('notion', manifest.auth, NOTION_TOKEN, net)).toEqual({ accepted: true, account: 'Fermix' });
-    expect(fake.server.requests.at(-1)!.headers['notion-version']).toBe('2026-03-11');
-    expect(await checkCredential('notion', manifest.auth, 'ntn_wrong', net)).toEqual({ accepted: false, account: null });
-  });
-
-  it('classes Notion error bodies: 401 rejected key, 404 object_not_found, 429 with Retry-After', async () => {
+  it('classes Notion error bodies: 401 needs reconnection, 404 object_not_found, 429 with Retry-After', async () => {
     const rejected = await rejectionOf(call('notion_get_me', {}, 'ntn_revoked'));
-    expect([rejected.code, rejected.hint]).toEqual(['api_key_rejected', 'Update it with `fermix plugins auth set notion`.']);
+    expect([rejected.code, rejected.hint]).toEqual(['reauthorization_required', 'Run `fermix plugins auth reauthorize notion`.']);
     const missing = await rejectionOf(call('notion_get_page', { page_id: 'unshared' }));
     expect(missing.code).toBe('request_failed');
     expect(missing.message).toContain('request failed (404) — {"object":"error","status":404,"code":"object_not_found"');
     const rate = await rejectionOf(call('notion_query_data_source', { data_source_id: 'ds-busy' }));
     expect([rate.code, rate.message]).toEqual(['rate_limited', 'rate-limited retry after 7s']);
+  });
+
+  it('signs in through Notion OAuth (HTTP Basic client auth), with and without a refresh token and expiry', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'fermix-notion-oauth-'));
+    try {
+      const configFile = join(home, 'config.toml');
+      writeFileSync(configFile, '[fermix_core]\nsecret_store = "file"\n');
+      const secrets = createSecretStore({ kind: 'file', fermixHome: home });
+      const oauth = createOAuthManager({ configFile, secrets, net });
+      const auth = manifest.auth as Extract<typeof manifest.auth, { type: 'oauth2' }>;
+      oauth.setClient('notion', { client_id: NOTION_CLIENT_ID, client_secret: NOTION_CLIENT_SECRET });
+      const signIn = async () => {
+        const started = await oauth.startLogin('notion', auth, { timeoutMs: 30_000 });
+        const url = new URL(started.url);
+        expect([`${url.origin}${url.pathname}`, url.searchParams.get('owner'), url.searchParams.has('scope')]).toEqual(['https://api.notion.com/v1/oauth/authorize', 'user', false]);
+        const page = await approveInBrowser(started.url, { port: fake.server.port, ca: fake.ca });
+        expect(page.status, page.body).toBe(200);
+        await oauth.waitLogin('notion', 30_000);
+        return readTokens(secrets, 'notion')!;
+      };
+
+      // Older integrations: no refresh token and no expiry — the token is used as is, and a refresh
+      // (what a read-only 401 would try) says to reconnect rather than failing obscurely.
+      const legacy = await signIn();
+      expect([legacy.refresh_token, legacy.expires_at, legacy.account, fake.oauth.grants]).toEqual([null, null, 'Ana Lima', ['authorization_code']]);
+      const me = await callHttpTool(manifest.tools.find((t) => t.name === 'notion_get_me')!, {}, { plugin: 'notion', auth, net, credential: () => oauth.credential('notion', auth) });
+      expect((me.data as { id: string }).id).toBe('bot-1');
+      const noRefresh = await rejectionOf(oauth.refresh('notion', auth));
+      expect([noRefresh.code, noRefresh.data]).toEqual(['reauthorization_required', { plugin: 'notion', provider_error: 'no refresh token' }]);
+
+      // Newer integrations: a refresh token and expires_in, refreshed with the same Basic client auth.
+      fake.oauth.refreshing = true;
+      const rotating = await signIn();
+      expect([rotating.refresh_token, typeof rotating.expires_at]).toEqual(['nrt_2', 'number']);
+      const refreshed = await oauth.refresh('notion', auth);
+      expect([refreshed.refresh_token, refreshed.account, fake.oauth.grants]).toEqual(['nrt_3', 'Ana Lima', ['authorization_code', 'authorization_code', 'refresh_token']]);
+
+      // A wrong client secret is the distinct "update the client" error.
+      oauth.setClient('notion', { client_id: NOTION_CLIENT_ID, client_secret: 'secret_wrong' });
+      expect((await rejectionOf(oauth.refresh('notion', auth))).code).toBe('oauth_client_rejected');
+      oauth.close();
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });
