@@ -28,6 +28,8 @@ export function createPluginHandlers(service: PluginService, options: { onChange
     'plugins.config': (input) => service.config(input.name),
     'plugins.config_set': (input) => changed(service.configSet(input.name, input.key, input.value)),
     'plugins.doctor': (input) => service.doctor(input.name),
+    'plugins.workspaces': (input) => service.hostedWorkspaces(input.name),
+    'plugins.workspace_select': async (input) => changed(await service.selectWorkspace(input.name, input.workspace_id, input.profile)),
     'plugins.oauth_client.set': (input) => changed(service.setOAuthClient(input.provider, input)),
     'plugins.oauth_login.start': (input) => service.oauthLoginStart(input.name, input),
     'plugins.oauth_login.wait': async (input) => changed(await service.oauthLoginWait(input.name, input.timeout_ms)),

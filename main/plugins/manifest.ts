@@ -85,6 +85,12 @@ const toolSchema = z.object({
   requires_setting: z.string().regex(CONFIG_KEY).optional(),
   parameters: jsonSchemaObject.optional(),
   request: httpRequestSchema.optional(),
+  // API 3 remote tools (reference §3.2): the pinned upstream contract and what the call may be replayed or scoped as.
+  replay_safe: z.boolean().optional(),
+  required_credential_scope: z.enum(['read', 'write']).optional(),
+  output_schema: z.record(z.string(), z.unknown()).nullable().optional(),
+  upstream_annotations: z.record(z.string(), z.unknown()).optional(),
+  descriptor_sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex digits').optional(),
 }).strict().superRefine((tool, context) => {
   if (tool.rail === 'http' && tool.request === undefined) context.addIssue({ code: 'custom', path: ['request'], message: 'is required for an http-rail tool' });
   if (tool.rail === 'http' && tool.parameters === undefined) context.addIssue({ code: 'custom', path: ['parameters'], message: 'is required for an http-rail tool' });
@@ -183,6 +189,14 @@ export const manifestSchema = z.object({
     kind: z.enum(['text', 'boolean']).default('text'),
   }).strict()).default([]),
   skills: z.array(z.object({ name: nonEmpty, path: relativePath }).strict()).default([]),
+  // API 3 hosted contract blocks (reference §3.2): profiles of tools, hidden setup tools, the one pinned workspace, result envelope.
+  tool_profiles: z.array(z.object({
+    name: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/), display_name: nonEmpty, default: z.boolean(),
+    required_credential_scope: z.enum(['read', 'write']), scope_visibility: z.enum(['none', 'all_scoped_tools_omitted']), tools: z.array(nonEmpty).min(1),
+  }).strict()).optional(),
+  setup_tools: z.array(nonEmpty).optional(),
+  resource_scope: z.object({ kind: z.literal('single_workspace'), discovery_tool: nonEmpty, id_field: nonEmpty, label_field: nonEmpty, argument: nonEmpty }).strict().optional(),
+  result_contract: z.object({ kind: z.literal('json_boolean'), success_field: nonEmpty, status_field: nonEmpty, message_field: nonEmpty }).strict().optional(),
 }).strict();
 export type PluginManifest = z.infer<typeof manifestSchema>;
 export type ManifestInput = z.input<typeof manifestSchema>;
@@ -225,10 +239,35 @@ function crossCheck(manifest: PluginManifest, file: string): void {
   });
   if (manifest.tools.some((tool) => tool.rail === 'mcp') && manifest.runtime === undefined) throw invalidManifest(file, 'runtime', 'is required when a tool uses the mcp rail');
   if (manifest.runtime?.kind === 'remote_mcp' && manifest.plugin_api !== 3) throw invalidManifest(file, 'runtime.kind', 'remote_mcp needs plugin_api 3');
+  if (manifest.runtime?.kind === 'remote_mcp') remoteCrossCheck(manifest, file);
   if (manifest.auth.type === 'api_key' && manifest.auth.validation !== undefined && manifest.plugin_api !== 3) throw invalidManifest(file, 'auth.validation', 'is a plugin_api 3 field');
   manifest.skills.forEach((skill, index) => {
     if (skill.name === manifest.name) throw invalidManifest(file, `skills[${index}].name`, 'must differ from the plugin name');
   });
+}
+
+/** A hosted (remote_mcp) manifest: every tool pinned, profiles and setup tools naming declared tools, exactly one default profile. */
+function remoteCrossCheck(manifest: PluginManifest, file: string): void {
+  const names = new Set(manifest.tools.map((tool) => tool.name));
+  manifest.tools.forEach((tool, index) => {
+    if (tool.rail !== 'mcp') throw invalidManifest(file, `tools[${index}].rail`, 'must be mcp for a remote_mcp plugin');
+    for (const field of ['replay_safe', 'required_credential_scope', 'output_schema', 'upstream_annotations', 'descriptor_sha256'] as const) {
+      if (tool[field] === undefined) throw invalidManifest(file, `tools[${index}].${field}`, 'is required for a remote_mcp tool (plugin_api 3)');
+    }
+  });
+  if (manifest.auth.type !== 'api_key' || manifest.auth.header.toLowerCase() !== 'authorization' || manifest.auth.scheme !== 'Bearer') throw invalidManifest(file, 'auth', 'must be api_key with Authorization: Bearer for a remote_mcp plugin');
+  const setup = new Set(manifest.setup_tools ?? []);
+  for (const name of setup) if (!names.has(name)) throw invalidManifest(file, 'setup_tools', `names ${name}, which is not a declared tool`);
+  const profiles = manifest.tool_profiles ?? [];
+  if (profiles.length > 0 && profiles.filter((profile) => profile.default).length !== 1) throw invalidManifest(file, 'tool_profiles', 'must have exactly one default profile');
+  profiles.forEach((profile, index) => {
+    for (const name of profile.tools) {
+      if (!names.has(name)) throw invalidManifest(file, `tool_profiles[${index}].tools`, `names ${name}, which is not a declared tool`);
+      if (setup.has(name)) throw invalidManifest(file, `tool_profiles[${index}].tools`, `names the setup tool ${name}`);
+    }
+  });
+  const scope = manifest.resource_scope;
+  if (scope && !setup.has(scope.discovery_tool)) throw invalidManifest(file, 'resource_scope.discovery_tool', 'must be one of setup_tools');
 }
 
 /**

@@ -22,6 +22,7 @@ import { createPluginSupervisor, secretItemOf } from './supervisor.js';
 import { createOAuthManager } from './auth/oauth-manager.js';
 import { oauthServiceMethods } from './auth/service-methods.js';
 import { createLocalMcpRail } from './rails/mcp-local/local-rail.js';
+import { hostedServiceMethods } from './rails/mcp-hosted/service-methods.js';
 
 export interface PluginServiceDeps {
   pluginsDir: string;
@@ -74,7 +75,9 @@ export function createPluginService(deps: PluginServiceDeps) {
   // Token changes (a login finishing in the background, a refused refresh) re-derive readiness at once.
   const oauth = createOAuthManager({ configFile: deps.configFile, secrets: deps.keychain, net: deps.net ?? {}, onTokensChanged: () => supervisor.reload() });
   const localMcp = (deps.runMcp ?? deps.registry !== undefined) ? createLocalMcpRail({ registry, onStderrLine: deps.onMcpStderr }) : undefined;
-  const supervisor = createPluginSupervisor({ store, get catalog() { return catalog(); }, registry, coreVersion: deps.coreVersion, settings, secrets: deps.keychain, net: deps.net ?? {}, oauthClients: () => oauth.configuredProviders(), oauth, localMcp });
+  // Hosted MCP (plugin_api 3): sessions only in the daemon, like the local rail; workspace choices in the store.
+  const hosted = hostedServiceMethods({ pluginsDir: deps.pluginsDir, registry, net: deps.net ?? {}, run: deps.runMcp ?? deps.registry !== undefined, token: (name) => { const item = secretItemOf(settings(), name); return item ? deps.keychain.get(item) : null; }, installedManifest: (name) => installedManifest(name), state: (name) => state(name)?.status ?? 'error' });
+  const supervisor = createPluginSupervisor({ store, get catalog() { return catalog(); }, registry, coreVersion: deps.coreVersion, settings, secrets: deps.keychain, net: deps.net ?? {}, oauthClients: () => oauth.configuredProviders(), oauth, localMcp, hostedMcp: hosted.rail, hostedChoice: hosted.choice });
   const installDeps = () => ({ store, catalog: requireCatalog(), coreVersion: deps.coreVersion, net: deps.net, onProgress: deps.onProgress });
 
   const installedManifest = (name: string): PluginManifest => {
@@ -90,10 +93,14 @@ export function createPluginService(deps: PluginServiceDeps) {
     supervisor,
     oauth,
     ...oauthServiceMethods({ oauth, installedManifest, state: (name) => state(name)?.status ?? 'error' }),
+    hostedWorkspaces: hosted.workspaces,
+    selectWorkspace: hosted.select,
+    hostedMcp: hosted.rail,
     reload: () => supervisor.reload(),
     /** Daemon shutdown: stops every MCP-rail plugin process (their whole process groups). */
     close: async () => {
       await localMcp?.close();
+      await hosted.rail?.close();
     },
     catalog() {
       const index = catalog();
@@ -191,7 +198,8 @@ export function createPluginService(deps: PluginServiceDeps) {
       if (secret === '' || /\s/.test(secret) || (rules?.prefix && !secret.startsWith(rules.prefix)) || (rules?.min_bytes && secret.length < rules.min_bytes) || (rules?.max_bytes && secret.length > rules.max_bytes)) {
         throw new FermixError({ code: 'invalid_secret', message: `That does not look like a ${manifest.auth.prompt}${rules?.prefix ? ` (it should start with ${rules.prefix})` : ''}; it was not stored.`, hint: `Run \`fermix plugins auth set ${name}\` again with the right value.` });
       }
-      const check = await checkCredential(name, manifest.auth, secret, deps.net ?? {});
+      // A hosted plugin's token is checked by the service itself (initialize, contract, workspace list).
+      const check = manifest.runtime?.kind === 'remote_mcp' ? await hosted.checkToken(manifest, secret) : await checkCredential(name, manifest.auth, secret, deps.net ?? {});
       if (!check.accepted) throw new FermixError({ code: 'api_key_rejected', message: `API key rejected by ${manifest.display_name}; it was not stored.`, hint: `Create a new key, then update it with \`fermix plugins auth set ${name}\`.`, data: { plugin: name } });
       const item = secretItemName(name, manifest.auth.key_name);
       deps.keychain.set(item, secret);
@@ -201,7 +209,7 @@ export function createPluginService(deps: PluginServiceDeps) {
         if (check.account) table.account = check.account;
         else delete table.account;
       });
-      return { name, stored: true, checked: manifest.auth.health_check !== undefined, account: check.account, status: state(name)?.status ?? 'error' };
+      return { name, stored: true, checked: manifest.auth.health_check !== undefined || manifest.runtime?.kind === 'remote_mcp', account: check.account, status: state(name)?.status ?? 'error' };
     },
     clearSecret(name: string) {
       const item = secretItemOf(settings(), name);

@@ -17,6 +17,8 @@ import { callHttpTool, type HttpRailNet } from './rails/http/interpreter.js';
 import { decideReadiness, type Readiness } from './readiness/ladder.js';
 import { scanDevLocal, type DevLocalRefusal } from './dev-local.js';
 import type { LocalMcpRail, LocalPluginSpec } from './rails/mcp-local/local-rail.js';
+import type { HostedMcpRail, HostedPluginSpec } from './rails/mcp-hosted/hosted-rail.js';
+import type { HostedChoice } from './rails/mcp-hosted/workspace-choice.js';
 import { probeRuntime } from './rails/mcp-local/runtime-probe.js';
 import { type PluginsSettings } from './settings.js';
 import { SUPPORTED_PLUGIN_API } from './store/install.js';
@@ -66,6 +68,10 @@ export interface SupervisorDeps {
   net: HttpRailNet;
   /** The local-MCP rail (rails/mcp-local): ready plugins with a node/python/binary runtime run there. */
   localMcp?: LocalMcpRail;
+  /** The hosted-MCP rail (rails/mcp-hosted): ready remote_mcp plugins connect there. */
+  hostedMcp?: HostedMcpRail;
+  /** A hosted plugin's workspace and profile, chosen on the setup screen (rails/mcp-hosted/workspace-choice.ts). */
+  hostedChoice?: (name: string) => HostedChoice | null;
 }
 
 const FAMILY = { plugin_owned: true } as const;
@@ -78,6 +84,7 @@ export function secretItemOf(settings: PluginsSettings, name: string): string | 
 export function createPluginSupervisor(deps: SupervisorDeps) {
   let states: PluginState[] = [];
   let localNames = new Set<string>();
+  let hostedNames = new Set<string>();
   let devReport: DevLocalReport | null = null;
 
   function toolCapability(manifest: PluginManifest, tool: ManifestTool, ready: boolean): Capability {
@@ -147,6 +154,7 @@ export function createPluginSupervisor(deps: SupervisorDeps) {
     const next: PluginState[] = [];
     const caps: Capability[] = [];
     const localSpecs: Record<string, LocalPluginSpec> = {};
+    const hostedSpecs: Record<string, HostedPluginSpec> = {};
     for (const name of [...names].sort()) {
       let manifest: PluginManifest | null = null;
       let dir: string | null = null;
@@ -171,7 +179,7 @@ export function createPluginSupervisor(deps: SupervisorDeps) {
         hostRuntimeOk: probe === null ? runtime?.kind === 'remote_mcp' || !manifest?.tools.some((tool) => tool.rail === 'mcp') : probe.ok,
         config: Object.fromEntries(Object.entries(table).filter(([key]) => key !== 'secret_ref' && key !== 'account')),
         hasSecret: item !== null && deps.secrets.has(item),
-        workspaceChosen: false,
+        workspaceChosen: runtime?.kind === 'remote_mcp' && (deps.hostedChoice?.(name) ?? null) !== null,
         oauthClientConfigured: manifest?.auth.type === 'oauth2' && (deps.oauthClients?.() ?? []).includes(manifest.auth.provider),
         oauthConnected: manifest?.auth.type === 'oauth2' && (deps.oauth?.facts(name).connected ?? false),
         oauthInvalidated: manifest?.auth.type === 'oauth2' && (deps.oauth?.facts(name).invalidated ?? false),
@@ -183,6 +191,10 @@ export function createPluginSupervisor(deps: SupervisorDeps) {
       }
       const config = Object.fromEntries(Object.entries(table).filter(([key]) => key !== 'secret_ref' && key !== 'account'));
       if (manifest && dir && status === 'ready' && runtime && runtime.kind !== 'remote_mcp') localSpecs[name] = { manifest, dir, config };
+      // Hosted: a ready plugin connects with its stored token to the one workspace chosen on the setup screen.
+      const hostedChoice = manifest && status === 'ready' && runtime?.kind === 'remote_mcp' ? deps.hostedChoice?.(name) ?? null : null;
+      const hostedToken = hostedChoice && item ? deps.secrets.get(item) : null;
+      if (manifest && hostedChoice && hostedToken) hostedSpecs[name] = { manifest, token: hostedToken, choice: hostedChoice };
       next.push({
         name, status, enabled,
         version: manifest?.version ?? deps.store.current(name),
@@ -191,6 +203,7 @@ export function createPluginSupervisor(deps: SupervisorDeps) {
         account: oauthFacts ? oauthFacts.account : typeof table.account === 'string' && item !== null ? table.account : null,
         tools: status === 'ready' && manifest ? manifest.tools.filter((tool) => tool.rail === 'http').map((tool) => tool.name) : [],
         detail: loadError ?? (status === 'missing_host_runtime' ? probe?.detail ?? null : null),
+        ...(runtime?.kind === 'remote_mcp' ? { remote: true } : {}),
         source: devPlugin ? 'dev_local' : 'catalog',
         reconnect_needed: oauthFacts !== undefined && oauthFacts.connected && (status === 'reauthorization_required' || oauthFacts.stale),
       });
@@ -198,6 +211,8 @@ export function createPluginSupervisor(deps: SupervisorDeps) {
     // Local MCP plugins run under their own supervision; their tools register when the server is up.
     deps.localMcp?.apply(localSpecs);
     localNames = new Set(Object.keys(localSpecs));
+    deps.hostedMcp?.apply(hostedSpecs);
+    hostedNames = new Set(Object.keys(hostedSpecs));
     // One synchronous swap: no reader sees half the old plugin tools and half the new ones.
     deps.registry.replace_kind('builtin', FAMILY, caps);
     states = next;
@@ -207,7 +222,7 @@ export function createPluginSupervisor(deps: SupervisorDeps) {
   /** MCP-rail plugins' live connection state is read at call time (it changes after reload returns). */
   function withLive(): PluginState[] {
     return states.map((state) => {
-      const live = localNames.has(state.name) ? deps.localMcp?.state(state.name) : undefined;
+      const live = localNames.has(state.name) ? deps.localMcp?.state(state.name) : hostedNames.has(state.name) ? deps.hostedMcp?.state(state.name) : undefined;
       return live ? { ...state, live: live.status, tools: live.tools, detail: live.last_error } : state;
     });
   }

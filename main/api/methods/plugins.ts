@@ -16,6 +16,10 @@ export const pluginStateSchema = z.object({
   account: z.string().nullable(),
   tools: z.array(z.string()),
   detail: z.string().nullable(),
+  /** MCP-rail plugins: the daemon's live connection state (memory only), e.g. upstream_contract_mismatch. */
+  live: z.string().optional(),
+  /** Hosted MCP: what its tools are sent leaves the machine. */
+  remote: z.boolean().optional(),
   /** catalog (signed) or dev_local (an unsigned folder under `[fermix_core.plugins] dev_local`). */
   source: z.enum(['catalog', 'dev_local']),
   /** OAuth: refused by the provider, or idle more than 1 h past expiry — the Reconnect needed badge. */
@@ -137,6 +141,18 @@ export const pluginMethods = {
     description: 'Sign NAME out: delete its tokens from the secret store (revoked upstream where the provider allows).',
     input: z.object({ name }).strict(),
     output: z.object({ name: z.string(), deleted: z.boolean(), revoked_upstream: z.boolean(), status }),
+  }),
+  'plugins.workspaces': defineMethod({
+    description: 'A hosted plugin\'s workspaces as its stored token lists them (setup screen only), the token\'s scope, its access profiles and the current choice.',
+    input: z.object({ name }).strict(),
+    output: z.object({ name: z.string(), workspaces: z.array(z.object({ id: z.string(), label: z.string() })), credential_scope: z.enum(['read', 'write']),
+      profiles: z.array(z.object({ name: z.string(), display_name: z.string(), default: z.boolean(), required_credential_scope: z.enum(['read', 'write']), tools: z.number().int() })),
+      chosen: z.object({ workspace_id: z.string(), workspace_label: z.string(), profile: z.string() }).nullable() }),
+  }),
+  'plugins.workspace_select': defineMethod({
+    description: 'Pin one listed workspace and an access profile for a hosted plugin (the setup screen; a write profile needs a write-scoped token).',
+    input: z.object({ name, workspace_id: z.string().min(1).max(256), profile: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/).optional() }).strict(),
+    output: z.object({ name: z.string(), workspace_id: z.string(), workspace_label: z.string(), profile: z.string(), status }),
   }),
   'plugins.doctor': defineMethod({
     description: 'The plugins row of doctor: each plugin\'s live readiness and detail, and the dev-key trust setting.',

@@ -15,7 +15,7 @@ import { checkArtifactContents, readArtifact, writeArtifactFiles } from './extra
 import type { PluginStore, Provenance } from './store.js';
 import { readTree, treeDigest } from './tree-digest.js';
 
-export const SUPPORTED_PLUGIN_API = [2] as const;
+export const SUPPORTED_PLUGIN_API = [2, 3] as const;
 
 export type InstallPhase = 'download' | 'verify' | 'extract' | 'activate' | 'done';
 export interface InstallProgress {
