@@ -1,7 +1,8 @@
 // Packs resources/plugins/<name>/ into deterministic tar.gz artifacts and writes the signed
 // resources/catalog/index.json (main/plugins/catalog/build.ts). Release builds pass the private key in
 // FERMIX_CATALOG_SIGNING_KEY; otherwise a local development key is made under out/catalog-dev-key/
-// (see docs/decisions, plugins catalog). Flags: --sources DIR --out DIR --keys DIR --dev-key-dir DIR.
+// (see docs/decisions, plugins catalog). Flags: --sources DIR --out DIR --keys DIR --dev-key-dir DIR, and
+// --release (or FERMIX_RELEASE_BUILD=1): refuse to build without FERMIX_CATALOG_SIGNING_KEY.
 import { build } from 'esbuild';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FermixError } from '../../core/errors.js';
 import { buildCatalog } from './build.js';
+import { runCatalogBuild } from './build-main.js';
 import { loadCatalog, verifyArtifact } from './catalog.js';
 import { decodeCatalog } from './catalog-schema.js';
 import { signingKeyForBuild } from './keys.js';
@@ -72,6 +73,35 @@ describe('catalog build and verification', () => {
       expect(error.code).toBe('signing_key_mismatch');
       const bad = refusal(() => decodeCatalog(JSON.stringify({ schema_version: 1, generated_at: 'x', plugins: [], mirror: 'https://x' }), 'index.json'));
       expect(bad.message).toBe('index.json: field `mirror` is not a known field.');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a release build signs with FERMIX_CATALOG_SIGNING_KEY (verified with its public half alone), and refuses to run without it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fermix-cat-'));
+    try {
+      // The release owner's steps (decision 0015): a P-256 pair, the public half in resources/keys.
+      const pair = generateSigningKey();
+      const keysDir = join(dir, 'keys');
+      mkdirSync(keysDir);
+      writeFileSync(join(keysDir, 'catalog-release.pub.pem'), pair.publicPem);
+      mkdirSync(join(dir, 'sources'));
+      cpSync(join(root, 'resources', 'plugins', 'slack'), join(dir, 'sources', 'slack'), { recursive: true });
+      const out = join(dir, 'catalog');
+      const args = ['--sources', join(dir, 'sources'), '--out', out, '--keys', keysDir, '--dev-key-dir', join(dir, 'dev'), '--release'];
+      expect(await runCatalogBuild(root, args, { FERMIX_CATALOG_SIGNING_KEY: pair.privatePem })).toBe(`catalog: 1 plugins signed with the release key into ${out}`);
+      expect(existsSync(join(out, 'dev-key.pub.pem'))).toBe(false);
+      const catalog = loadCatalog({ catalogDir: out, keysDir }, { trustDevKey: false });
+      expect(catalog.keys.map((key) => [key.key_id, key.dev])).toEqual([[keyId(pair.publicPem), false]]);
+      const artifact = catalog.entry('slack')!.versions[0].artifacts[0];
+      verifyArtifact(readFileSync(join(out, 'artifacts', 'slack-1.0.0.tar.gz')), artifact, catalog.keys);
+
+      const missing = await runCatalogBuild(root, args, {}).then(() => null, (error: unknown) => error);
+      expect([(missing as FermixError).code, (missing as FermixError).message]).toEqual(['signing_key_missing', 'A release catalog build needs FERMIX_CATALOG_SIGNING_KEY, and it is not set.']);
+      const viaEnv = await runCatalogBuild(root, args.slice(0, -1), { FERMIX_RELEASE_BUILD: '1' }).then(() => null, (error: unknown) => error);
+      expect((viaEnv as FermixError).code).toBe('signing_key_missing');
+      expect(existsSync(join(dir, 'dev', 'private.pem'))).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -41,9 +41,15 @@ export function trustedKeys(location: CatalogLocation, trustDevKey: boolean): Tr
   return keys;
 }
 
-/** The signing key for a build: the release key from the environment, or the local development key. */
-export function signingKeyForBuild(options: { env: NodeJS.ProcessEnv; location: CatalogLocation; devKeyDir: string }): { privatePem: string; mode: 'release' | 'dev' } {
+/**
+ * The signing key for a build: the release key from the environment, or the local development key.
+ * A release build (`release`, or FERMIX_RELEASE_BUILD=1) never falls back to the development key.
+ */
+export function signingKeyForBuild(options: { env: NodeJS.ProcessEnv; location: CatalogLocation; devKeyDir: string; release?: boolean }): { privatePem: string; mode: 'release' | 'dev' } {
   const releasePem = options.env.FERMIX_CATALOG_SIGNING_KEY?.trim();
+  if (!releasePem && (options.release || options.env.FERMIX_RELEASE_BUILD === '1')) {
+    throw new FermixError({ code: 'signing_key_missing', message: 'A release catalog build needs FERMIX_CATALOG_SIGNING_KEY, and it is not set.', hint: 'Set FERMIX_CATALOG_SIGNING_KEY to the release private key (PEM), as docs/decisions/0015 describes; only a development build signs with the local dev key.' });
+  }
   if (releasePem) {
     const expected = join(options.location.keysDir, RELEASE_KEY_FILE);
     const publicPem = publicKeyOf(releasePem);
