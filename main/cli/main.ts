@@ -40,6 +40,7 @@ Usage: fermix <verb> [options]
   token rotate [--json]           sign every window out (new URL token, all web sessions revoked)
   roles list|check [--json]       every role (operator is built in) and what each reaches; [agents.main] role picks one
   mcp list|tools|restart|logs|add|remove|enable|disable|pins|import|serve|list-exposed   MCP servers ([mcp.servers]) and inbound MCP
+  mcp auth login NAME [--no-browser] | auth logout NAME   OAuth sign-in of a Streamable HTTP server (oauth = true)
   jobs list|runs ID|run-now ID|pause ID|resume ID|remove ID [--json]   scheduled jobs (created in the chat with schedule_job)
   memory list|search WORDS|forget ID|KEY [--json]   stored memories (the agent stores them; you forget them)
   skills list|view NAME|reload [--json]   skills ($FERMIX_HOME/skills/<name>/SKILL.md, bundled and plugin ones)

@@ -140,6 +140,21 @@ export function createMcpHandlers(service: McpService, options: { configFile: st
       state(input.name);
       return changed({ tools: service.pinning.answer(input.name, input.decision).map((change) => change.tool) });
     },
+    'mcp.auth_login.start': async (input) => {
+      const started = await service.oauth.start(input.name, { port: input.port, timeoutMs: input.timeout_ms });
+      if (!started) throw unknownServer(input.name);
+      return started;
+    },
+    'mcp.auth_login.wait': async (input) => {
+      state(input.name);
+      const done = await service.oauth.wait(input.name, input.timeout_ms);
+      return changed({ name: done.name, signed_in: done.signed_in, server: state(input.name) });
+    },
+    'mcp.auth_logout': async (input) => {
+      const done = await service.oauth.logout(input.name);
+      if (!done) throw unknownServer(input.name);
+      return changed({ name: done.name, deleted: done.deleted, revoked_upstream: done.revoked_upstream, server: state(input.name) });
+    },
     'mcp.inbound_list': () => ({ enabled: service.http.enabled(), trust: service.inboundTrust(), tools: service.exposed() }),
     'mcp.inbound_call': async (input, context) => {
       if (!service.http.enabled()) throw new FermixError({ code: 'mcp_inbound_disabled', message: 'Inbound MCP is turned off.', hint: 'Set `[mcp.inbound] enabled = true` in config.toml (`fermix config path` shows where it is).' });

@@ -1,6 +1,6 @@
 /**
  * The doctor's MCP row: every enabled server ready is OK; a quarantined or retrying one is a WARN with
- * its last error and the command that starts it fresh. Remote (Streamable HTTP) servers are named as
+ * its last error and the command that starts it fresh; one waiting for a sign-in names the login verb. Remote (Streamable HTTP) servers are named as
  * such, because content sent to their tools leaves the machine.
  */
 import type { DoctorCheck, DoctorResult } from '../daemon/doctor.js';
@@ -14,6 +14,14 @@ export function mcpDoctorResult(states: readonly ServerState[]): DoctorResult {
   const changed = states.filter((state) => state.changed_tools.length > 0);
   const ready = states.filter((state) => state.status === 'ready').length;
   const enabled = states.filter((state) => state.status !== 'disabled').length;
+  const signIn = states.filter((state) => state.status === 'needs_auth');
+  if (signIn.length > 0 && troubled.length === 0) {
+    return {
+      status: 'WARN',
+      detail: `waiting for you to sign in: ${signIn.map((state) => state.name).join(', ')}${remoteNote}`,
+      fix: `Run \`fermix mcp auth login ${signIn[0].name}\` (or Sign in on its card in Plugins → MCP servers).`,
+    };
+  }
   if (troubled.length > 0) {
     return {
       status: 'WARN',

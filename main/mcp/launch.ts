@@ -6,7 +6,8 @@
  *   A daemon launched from a GUI (Electron from the dock) has launchd's/the desktop's bare PATH, where
  *   `npx`/`uvx` are missing, so the login shell's PATH is read once and put in front.
  * - Streamable HTTP: headers with `@keyring:` values resolved, the hosted rail's 4 MiB response cap
- *   enforced while streaming, and OAuth through the SDK's client auth when `oauth = true` (oauth.ts).
+ *   enforced while streaming, and OAuth through the SDK's client auth when `oauth = true` (oauth.ts;
+ *   the interactive sign-in is oauth-login.ts).
  */
 import { spawn } from 'node:child_process';
 import { isAbsolute, join } from 'node:path';
@@ -16,7 +17,7 @@ import { buildChildEnv } from '../sandbox/env.js';
 import type { SandboxEnvConfig } from '../sandbox/sandbox-config.js';
 import { secretRefName, type McpServerConfig } from './config.js';
 import { GroupStdioTransport, loadStdioFraming } from './stdio-transport.js';
-import { createSecretStoreOAuthProvider } from './oauth.js';
+import { createSecretStoreOAuthProvider, type LoginHooks } from './oauth.js';
 
 /** reference §2.5 hosted rail: response ≤ 4 MiB, enforced while streaming. */
 export const REMOTE_RESPONSE_CAP = 4 * 1024 * 1024;
@@ -24,6 +25,8 @@ export const REMOTE_RESPONSE_CAP = 4 * 1024 * 1024;
 export interface SecretReader {
   get(name: string): string | null;
   set?(name: string, value: string): void;
+  /** Deletes an item (OAuth sign-out); true when there was one. */
+  clear?(name: string): boolean;
 }
 
 export interface LaunchOptions {
@@ -122,8 +125,10 @@ export function cappedFetch(cap: number, base: typeof fetch = fetch): typeof fet
   }) as typeof fetch;
 }
 
-export function createTransportOpener(options: LaunchOptions): (server: string, config: McpServerConfig) => Promise<Transport> {
-  return async (server, config) => {
+export type TransportOpener = (server: string, config: McpServerConfig, login?: LoginHooks) => Promise<Transport>;
+
+export function createTransportOpener(options: LaunchOptions): TransportOpener {
+  return async (server, config, login) => {
     if (config.command !== undefined) {
       const env = await stdioEnvironment(server, config, options);
       await loadStdioFraming();
@@ -139,7 +144,7 @@ export function createTransportOpener(options: LaunchOptions): (server: string, 
     return new StreamableHTTPClientTransport(new URL(config.url!), {
       requestInit: { headers },
       fetch: cappedFetch(REMOTE_RESPONSE_CAP),
-      authProvider: config.oauth ? createSecretStoreOAuthProvider(server, options.secrets) : undefined,
+      authProvider: config.oauth ? createSecretStoreOAuthProvider(server, options.secrets, login) : undefined,
     });
   };
 }

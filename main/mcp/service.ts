@@ -19,6 +19,7 @@ import { createLogger, type Logger } from '../daemon/logger.js';
 import { secretRefName } from './config.js';
 import { createInboundServer, exposedCapabilities, inboundDisabled, notExposed, toCallResult, toExposed, type ExposedTool } from './inbound.js';
 import { createLoginPathResolver, createTransportOpener, type SecretReader } from './launch.js';
+import { createMcpOAuth, type McpOAuth } from './oauth-login.js';
 import { createPinStore, type PinStore } from './pin-store.js';
 import { createPinning, type Pinning } from './pinning.js';
 import { createMcpSupervisor, type BackoffOptions, type McpSupervisor } from './supervisor.js';
@@ -45,6 +46,8 @@ export interface McpServiceOptions {
 
 export interface McpService {
   supervisor: McpSupervisor;
+  /** Interactive OAuth sign-in/out of Streamable HTTP servers with `oauth = true`. */
+  oauth: McpOAuth;
   pinning: Pinning;
   pins: PinStore;
   start(): void;
@@ -82,6 +85,16 @@ export function createMcpService(options: McpServiceOptions): McpService {
   const pins = createPinStore(options.db);
   const pinning = createPinning({ store: pins, approvals: options.approvals, audit: options.audit });
   const loginPath = options.resolveLoginPath ? createLoginPathResolver() : undefined;
+  const secrets: SecretReader = { get: (name) => options.secrets().get(name), set: (name, value) => options.secrets().set?.(name, value), clear: (name) => options.secrets().clear?.(name) ?? false };
+  const openTransport = createTransportOpener({
+    sandboxEnv: () => options.config().sandbox.env,
+    daemonEnv: process.env,
+    secrets,
+    workspace: options.workspace,
+    loginPath,
+    onStderrLine: (server, line) => serverLog(server).info(line, { stream: 'stderr' }),
+    onNote: (server, note) => serverLog(server).warn(note),
+  });
   const supervisor = createMcpSupervisor({
     registry: options.registry,
     pinning,
@@ -89,18 +102,11 @@ export function createMcpService(options: McpServiceOptions): McpService {
     onEvent: (event) => {
       const { phase, server, ...rest } = event;
       serverLog(server).info(`lifecycle ${phase}`, rest);
-      if (phase === 'quarantine' || phase === 'name_collision' || phase === 'drift') options.logger.warn(`mcp ${phase}`, { server, ...rest });
+      if (phase === 'quarantine' || phase === 'name_collision' || phase === 'drift' || phase === 'needs_auth') options.logger.warn(`mcp ${phase}`, { server, ...rest });
     },
-    openTransport: createTransportOpener({
-      sandboxEnv: () => options.config().sandbox.env,
-      daemonEnv: process.env,
-      secrets: { get: (name) => options.secrets().get(name), set: (name, value) => options.secrets().set?.(name, value) },
-      workspace: options.workspace,
-      loginPath,
-      onStderrLine: (server, line) => serverLog(server).info(line, { stream: 'stderr' }),
-      onNote: (server, note) => serverLog(server).warn(note),
-    }),
+    openTransport,
   });
+  const oauth = createMcpOAuth({ supervisor, secrets, openTransport });
 
   const inbound = () => options.config().mcp.inbound;
   const exposed = () => exposedCapabilities(options.registry, inbound()).map(toExposed);
@@ -119,6 +125,7 @@ export function createMcpService(options: McpServiceOptions): McpService {
 
   return {
     supervisor,
+    oauth,
     pinning,
     pins,
     start: () => supervisor.apply(options.config().mcp.servers),
@@ -158,6 +165,7 @@ export function createMcpService(options: McpServiceOptions): McpService {
       },
     },
     async close() {
+      oauth.close();
       await supervisor.close();
       for (const log of logs.values()) log.close();
       logs.clear();

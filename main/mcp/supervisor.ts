@@ -16,7 +16,7 @@ import { transportOf, type McpServerConfig } from './config.js';
 import type { Pinning } from './pinning.js';
 import { buildToolCapabilities, OPERATOR_FAMILY } from './tool-capabilities.js';
 
-export const SERVER_STATUSES = ['connecting', 'ready', 'retrying', 'quarantined', 'disabled'] as const;
+export const SERVER_STATUSES = ['connecting', 'ready', 'retrying', 'quarantined', 'disabled', 'needs_auth'] as const;
 export type ServerStatus = (typeof SERVER_STATUSES)[number];
 
 export interface ServerState {
@@ -44,7 +44,7 @@ export interface BackoffOptions {
 export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 1_000, maxMs: 30_000, attempts: 5, stableMs: 30_000 };
 
 export type LifecycleEvent =
-  | { phase: 'initialize' | 'discover' | 'ready' | 'owner_down' | 'teardown' | 'reconnect' | 'drift' | 'quarantine'; server: string; attempt?: number; tools?: number; error?: string }
+  | { phase: 'initialize' | 'discover' | 'ready' | 'owner_down' | 'teardown' | 'reconnect' | 'drift' | 'quarantine' | 'needs_auth'; server: string; attempt?: number; tools?: number; error?: string }
   | { phase: 'name_collision'; server: string; tool: string; name: string };
 
 export interface SupervisorOptions {
@@ -63,8 +63,10 @@ export interface McpSupervisor {
   list(): ServerState[];
   get(name: string): ServerState | undefined;
   definitions(name: string): McpToolDefinition[];
-  /** Resolves once no runner is connecting or retrying (tests, bench, `fermix mcp list --wait`). */
-  settled(): Promise<void>;
+  /** The server's current `[mcp.servers.<name>]` table (what a sign-in connects to). */
+  config(name: string): McpServerConfig | undefined;
+  /** Resolves once no runner (or only `name`'s) is connecting or retrying (tests, bench, a finished sign-in). */
+  settled(name?: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -114,7 +116,7 @@ export function createMcpSupervisor(options: SupervisorOptions): McpSupervisor {
 
   function setStatus(runner: Runner, status: ServerStatus): void {
     runner.state.status = status;
-    if (status === 'ready' || status === 'quarantined' || status === 'disabled') runner.markIdle();
+    if (status === 'ready' || status === 'quarantined' || status === 'disabled' || status === 'needs_auth') runner.markIdle();
     else if (status === 'connecting') newIdle(runner);
   }
 
@@ -140,7 +142,11 @@ export function createMcpSupervisor(options: SupervisorOptions): McpSupervisor {
       pinning: options.pinning,
       call: (tool, args, signal) => {
         if (!runner.connection) throw new Error(`the MCP server ${name} is not connected`);
-        return runner.connection.callTool(tool, args, { signal });
+        return runner.connection.callTool(tool, args, { signal }).catch((error: unknown) => {
+          // The sign-in was refused mid-session (a refresh the server would not take): same state as at connect.
+          if (isFermixError(error) && error.code === 'needs_auth' && generation === runner.generation) void signedOut(runner, error);
+          throw error;
+        });
       },
       onCollision: (tool, registered) => emit({ phase: 'name_collision', server: name, tool, name: registered }),
     });
@@ -156,6 +162,13 @@ export function createMcpSupervisor(options: SupervisorOptions): McpSupervisor {
     runner.state.last_error = message(error);
     unregister(runner.state.name);
     runner.state.tools = [];
+    // Retrying cannot help a server that waits for the person to sign in: it stays put until they do
+    // (`fermix mcp auth login NAME` restarts it once the tokens are stored).
+    if (isFermixError(error) && error.code === 'needs_auth') {
+      setStatus(runner, 'needs_auth');
+      emit({ phase: 'needs_auth', server: runner.state.name, error: runner.state.last_error });
+      return;
+    }
     if (runner.failures >= backoff.attempts) {
       setStatus(runner, 'quarantined');
       emit({ phase: 'quarantine', server: runner.state.name, attempt: runner.failures, error: runner.state.last_error });
@@ -240,6 +253,13 @@ export function createMcpSupervisor(options: SupervisorOptions): McpSupervisor {
     await teardown(runner);
   }
 
+  async function signedOut(runner: Runner, error: unknown): Promise<void> {
+    await stopRunner(runner);
+    runner.state.last_error = message(error);
+    setStatus(runner, 'needs_auth');
+    emit({ phase: 'needs_auth', server: runner.state.name, error: runner.state.last_error });
+  }
+
   /** Synchronous status (a caller reading `list()` right after sees it), then the old connection goes, then an attempt. */
   function restartRunner(runner: Runner): void {
     const stopped = stopRunner(runner);
@@ -304,9 +324,10 @@ export function createMcpSupervisor(options: SupervisorOptions): McpSupervisor {
       return runner ? { ...runner.state, tools: [...runner.state.tools], changed_tools: options.pinning.changes(name).map((change) => change.tool) } : undefined;
     },
     definitions: (name) => [...(runners.get(name)?.definitions ?? [])],
-    async settled() {
+    config: (name) => runners.get(name)?.config,
+    async settled(name) {
       for (;;) {
-        const pending = [...runners.values()].filter((runner) => runner.state.status === 'connecting' || runner.state.status === 'retrying');
+        const pending = [...runners.values()].filter((runner) => (name === undefined || runner.state.name === name) && (runner.state.status === 'connecting' || runner.state.status === 'retrying'));
         if (pending.length === 0) return;
         await Promise.all(pending.map((runner) => runner.idle));
       }

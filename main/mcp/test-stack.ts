@@ -12,6 +12,7 @@ import { createAuditStore, type AuditStore } from '../store/audit-store.js';
 import { openDatabase, type Database } from '../store/database.js';
 import { mcpServerSchema, type McpServerConfig } from './config.js';
 import { createTransportOpener } from './launch.js';
+import { createMcpOAuth, type McpOAuth } from './oauth-login.js';
 import { createPinStore } from './pin-store.js';
 import { createPinning, type Pinning } from './pinning.js';
 import { createMcpSupervisor, type BackoffOptions, type LifecycleEvent, type McpSupervisor } from './supervisor.js';
@@ -31,6 +32,9 @@ export interface McpStack {
   invoker: Invoker;
   events: LifecycleEvent[];
   stderr: Map<string, string[]>;
+  /** The secret store (OAuth tokens land here). */
+  secrets: Map<string, string>;
+  oauth: McpOAuth;
   close(): Promise<void>;
 }
 
@@ -54,24 +58,28 @@ export function createMcpStack(options: { backoff?: Partial<BackoffOptions>; rul
   const events: LifecycleEvent[] = [];
   const stderr = new Map<string, string[]>();
   const secrets = new Map(Object.entries(options.secrets ?? {}));
+  const secretReader = { get: (name: string) => secrets.get(name) ?? null, set: (name: string, value: string) => void secrets.set(name, value), clear: (name: string) => secrets.delete(name) };
+  const openTransport = createTransportOpener({
+    sandboxEnv: () => ({ mode: 'allowlist', allow: [], deny: [], helpers: {} }),
+    daemonEnv: process.env,
+    secrets: secretReader,
+    workspace: dir,
+    onStderrLine: (server, line) => stderr.set(server, [...(stderr.get(server) ?? []), line]),
+  });
   const supervisor = createMcpSupervisor({
     registry,
     pinning,
     backoff: { baseMs: 20, maxMs: 100, stableMs: 60_000, ...options.backoff },
     onEvent: (event) => events.push(event),
-    openTransport: createTransportOpener({
-      sandboxEnv: () => ({ mode: 'allowlist', allow: [], deny: [], helpers: {} }),
-      daemonEnv: process.env,
-      secrets: { get: (name) => secrets.get(name) ?? null, set: (name, value) => void secrets.set(name, value) },
-      workspace: dir,
-      onStderrLine: (server, line) => stderr.set(server, [...(stderr.get(server) ?? []), line]),
-    }),
+    openTransport,
   });
+  const oauth = createMcpOAuth({ supervisor, secrets: secretReader, openTransport });
   const gate = createPermissionGate({ rules, mode: 'ask' });
   const invoker = createInvoker({ registry, gate, approvals, audit: audit.sink });
   return {
-    dir, db, registry, approvals, audit, pinning, supervisor, invoker, events, stderr,
+    dir, db, registry, approvals, audit, pinning, supervisor, invoker, events, stderr, secrets, oauth,
     async close() {
+      oauth.close();
       await supervisor.close();
       db.close();
       rmSync(dir, { recursive: true, force: true });

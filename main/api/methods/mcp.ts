@@ -9,7 +9,8 @@ export const mcpServerStateSchema = z.object({
   transport: z.enum(['stdio', 'streamable_http']),
   /** Content sent to its tools leaves the machine: the window and doctor say so. */
   remote: z.boolean(),
-  status: z.enum(['connecting', 'ready', 'retrying', 'quarantined', 'disabled']),
+  /** needs_auth: an `oauth = true` server waits for `fermix mcp auth login NAME` (the window's Sign in). */
+  status: z.enum(['connecting', 'ready', 'retrying', 'quarantined', 'disabled', 'needs_auth']),
   tool_count: z.number().int(),
   tools: z.array(z.string()),
   last_error: z.string().nullable(),
@@ -86,6 +87,21 @@ export const mcpMethods = {
     description: 'Answer a server update: re-pin every changed tool definition, or keep them blocked.',
     input: z.object({ name, decision: z.enum(['repin', 'block']) }).strict(),
     output: z.object({ tools: z.array(z.string()) }),
+  }),
+  'mcp.auth_login.start': defineMethod({
+    description: 'Start the OAuth sign-in of an `oauth = true` server: returns the URL to open; the loopback redirect completes it.',
+    input: z.object({ name, port: z.number().int().min(0).max(65535).optional(), timeout_ms: z.number().int().min(1_000).max(1_800_000).optional() }).strict(),
+    output: z.object({ name: z.string(), url: z.string(), redirect_uri: z.string() }),
+  }),
+  'mcp.auth_login.wait': defineMethod({
+    description: 'Wait until the started sign-in completes and the server has connected with the new tokens (or fails, naming the fix).',
+    input: z.object({ name, timeout_ms: z.number().int().min(1_000).max(1_800_000).default(300_000) }).strict(),
+    output: z.object({ name: z.string(), signed_in: z.boolean(), server: mcpServerStateSchema }),
+  }),
+  'mcp.auth_logout': defineMethod({
+    description: 'Sign out of a server: delete its OAuth tokens and client from the secret store (revoked upstream where it allows); it then waits in needs_auth.',
+    input: z.object({ name }).strict(),
+    output: z.object({ name: z.string(), deleted: z.boolean(), revoked_upstream: z.boolean(), server: mcpServerStateSchema }),
   }),
   'mcp.inbound_list': defineMethod({
     description: 'What inbound MCP exposes now (`fermix mcp list-exposed`, and `fermix mcp serve`).',

@@ -12,9 +12,10 @@ import { FermixError, isFermixError } from '../../core/errors.js';
 import { createSecretStore } from '../../secrets/secret-store.js';
 import { defaultImportPath, IMPORT_SOURCES, planImport, type ImportSource } from '../../mcp/import.js';
 import { callDaemon } from '../control-client.js';
+import { openInBrowser } from './plugins-oauth.js';
 import { EXIT, UsageError, type CliIo } from '../output.js';
 
-const USAGE = 'usage: fermix mcp list|tools NAME|restart NAME|logs NAME [-n N]|add NAME -- CMD ARGS…|add NAME --url URL|remove NAME|enable NAME|disable NAME|pins NAME --accept|--block|import --from claude-desktop|cursor|vscode [--path FILE] [--dry-run]|serve|list-exposed [--json]';
+const USAGE = 'usage: fermix mcp list|tools NAME|restart NAME|logs NAME [-n N]|add NAME -- CMD ARGS…|add NAME --url URL|remove NAME|enable NAME|disable NAME|pins NAME --accept|--block|auth login NAME [--no-browser] [--port N] [--timeout S]|auth logout NAME|import --from claude-desktop|cursor|vscode [--path FILE] [--dry-run]|serve|list-exposed [--json]';
 
 interface ServerView { name: string; transport: string; remote: boolean; status: string; tool_count: number; last_error: string | null; changed_tools: string[] }
 
@@ -47,7 +48,12 @@ function table(rows: string[][]): string {
   return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd()).join('\n');
 }
 
-export async function mcpVerb(argv: string[], io: CliIo, paths: HomePaths): Promise<number> {
+export interface McpVerbDeps {
+  /** Opens the sign-in URL (default: the system browser; tests answer it themselves). */
+  openUrl?: (url: string) => void;
+}
+
+export async function mcpVerb(argv: string[], io: CliIo, paths: HomePaths, deps: McpVerbDeps = {}): Promise<number> {
   const dash = argv.indexOf('--');
   const command = dash === -1 ? [] : argv.slice(dash + 1);
   const { values, positionals } = parseArgs({
@@ -63,6 +69,9 @@ export async function mcpVerb(argv: string[], io: CliIo, paths: HomePaths): Prom
       lines: { type: 'string', short: 'n' },
       accept: { type: 'boolean', default: false },
       block: { type: 'boolean', default: false },
+      'no-browser': { type: 'boolean', default: false },
+      port: { type: 'string' },
+      timeout: { type: 'string' },
     },
   });
   const json = values.json ?? false;
@@ -80,7 +89,7 @@ export async function mcpVerb(argv: string[], io: CliIo, paths: HomePaths): Prom
       const { servers: list } = (await callDaemon(paths.socket, 'mcp.list')) as { servers: ServerView[] };
       if (json) return envelope(io, { servers: list.map(({ name: n, transport, remote, status, tool_count, last_error }) => ({ name: n, transport, remote, status, tool_count, last_error })) });
       if (list.length === 0) return out({}, 'No MCP servers are configured. Add one with `fermix mcp add NAME -- CMD ARGS…`.');
-      return out({}, table([['NAME', 'TRANSPORT', 'STATUS', 'TOOLS', 'LAST ERROR'], ...list.map((s) => [s.name, s.remote ? `${s.transport} (remote)` : s.transport, s.changed_tools.length ? `${s.status} (changed: ${s.changed_tools.join(', ')})` : s.status, String(s.tool_count), s.last_error ?? ''])]));
+      return out({}, table([['NAME', 'TRANSPORT', 'STATUS', 'TOOLS', 'LAST ERROR'], ...list.map((s) => [s.name, s.remote ? `${s.transport} (remote)` : s.transport, s.changed_tools.length ? `${s.status} (changed: ${s.changed_tools.join(', ')})` : s.status === 'needs_auth' ? `needs_auth (fermix mcp auth login ${s.name})` : s.status, String(s.tool_count), s.last_error ?? ''])]));
     }
     case 'tools': {
       const result = (await callDaemon(paths.socket, 'mcp.tools', { name: needName() })) as { tools: { name: string; upstream: string; policy_class: string; changed: boolean; declined: boolean; differences: string[] }[] };
@@ -140,6 +149,8 @@ export async function mcpVerb(argv: string[], io: CliIo, paths: HomePaths): Prom
       await applyToDaemon(io, paths);
       return out({ name: server, enabled: sub === 'enable' }, `${sub === 'enable' ? 'Enabled' : 'Disabled'} MCP server ${server}.`);
     }
+    case 'auth':
+      return authVerb(io, paths, positionals[1], positionals[2], values, json, deps.openUrl ?? openInBrowser);
     case 'import':
       return importVerb(io, paths, { from: values.from, path: values.path, dryRun: values['dry-run'] ?? false, json });
     default:
@@ -178,4 +189,32 @@ async function importVerb(io: CliIo, paths: HomePaths, options: { from?: string;
   ];
   io.out(lines.join('\n'));
   return EXIT.ok;
+}
+
+/**
+ * `fermix mcp auth login NAME` starts the sign-in in the daemon (which holds the loopback listener and
+ * the secret store), opens the URL — or only prints it with --no-browser — and waits until the server
+ * has connected with the new tokens. The URL goes to stderr so `--json` keeps stdout to one envelope.
+ */
+async function authVerb(io: CliIo, paths: HomePaths, action: string | undefined, server: string | undefined, values: Record<string, unknown>, json: boolean, openUrl: (url: string) => void): Promise<number> {
+  if ((action !== 'login' && action !== 'logout') || !server) throw new UsageError('usage: fermix mcp auth login NAME [--no-browser] [--port N] [--timeout S] | fermix mcp auth logout NAME');
+  const print = (result: unknown, text: string) => (json ? envelope(io, result) : (io.out(text), EXIT.ok));
+  if (action === 'logout') {
+    const result = (await callDaemon(paths.socket, 'mcp.auth_logout', { name: server })) as { deleted: boolean; revoked_upstream: boolean; server: ServerView };
+    return print(result, `${result.deleted ? 'Signed out of' : 'No sign-in was stored for'} ${server}${result.revoked_upstream ? ' (revoked at the server too)' : ''}. Status: ${result.server.status}.`);
+  }
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new UsageError('--port is a port number (0–65535; 0 picks a free one)');
+  const seconds = values.timeout === undefined ? 300 : Number(values.timeout);
+  if (!Number.isFinite(seconds) || seconds < 1 || seconds > 1800) throw new UsageError('--timeout is in seconds (1–1800)');
+  const timeoutMs = Math.round(seconds * 1000);
+  const started = (await callDaemon(paths.socket, 'mcp.auth_login.start', { name: server, timeout_ms: timeoutMs, ...(port !== undefined ? { port } : {}) })) as { url: string; redirect_uri: string };
+  if (values['no-browser'] === true) io.err(`Open this URL in a browser to sign in to the MCP server ${server}:\n${started.url}`);
+  else {
+    openUrl(started.url);
+    io.err(`Opened the sign-in for the MCP server ${server} in your browser. If it did not open, visit:\n${started.url}`);
+  }
+  io.err(`Waiting for the browser to come back to ${started.redirect_uri} …`);
+  const done = (await callDaemon(paths.socket, 'mcp.auth_login.wait', { name: server, timeout_ms: timeoutMs }, timeoutMs + 10_000)) as { server: ServerView };
+  return print(done, `Signed in to ${server}. Status: ${done.server.status}, ${done.server.tool_count} tools.${done.server.last_error ? ` Last error: ${done.server.last_error}` : ''}`);
 }

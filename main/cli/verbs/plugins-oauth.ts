@@ -20,7 +20,8 @@ export function requireClientId(value: string | boolean | undefined, provider: s
   return value.trim();
 }
 
-function openInBrowser(url: string): void {
+/** Also `fermix mcp auth login`'s. */
+export function openInBrowser(url: string): void {
   const [command, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
   try {
     const child = spawn(command, args as string[], { detached: true, stdio: 'ignore' });
