@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { CallContext, DispatchResult } from '../main/api/dispatcher.js';
 import { setUpComputerUse } from '../main/computer/index.js';
 import { createComputerUseControl } from '../main/daemon/computer-handlers.js';
+import { createComputerUseTrayState } from '../main/shell/computer-use-state.js';
 import { startDaemon, type RunningDaemon } from '../main/daemon/compose.js';
 import { tempHome } from './support/daemon-process.js';
 
@@ -75,5 +76,39 @@ describe('computer_use registration', () => {
     });
     expect(setup.ready).toBe(false);
     expect(!setup.ready && setup.reason).toContain('Wayland');
+  });
+});
+
+describe('the tray follows computer use live', () => {
+  const trayOf = (daemon: RunningDaemon) => createComputerUseTrayState({ dispatch: (method, input, context) => daemon.dispatcher.dispatch(method, input, context), subscribe: (listener) => daemon.events.subscribe(listener) });
+
+  it('shows an enable from the Plugins card at once, with the restart it needs', async () => {
+    const { daemon, call } = await daemonWith('');
+    const tray = trayOf(daemon);
+    await tray.ready;
+    expect(tray.label()).toBe('Computer use: not enabled');
+    let redraws = 0;
+    tray.onChange(() => (redraws += 1));
+    expect((await call('computer.set_enabled', { enabled: true })).ok).toBe(true);
+    expect(tray.label()).toBe('Computer use: enabled, starts after a restart');
+    expect(redraws).toBe(1);
+    tray.dispose();
+  });
+
+  it('shows pause and resume from the window, /pause and its own menu item', async () => {
+    const { daemon, call } = await daemonWith('[fermix_core.computer_use]\nenabled = true\n');
+    const tray = trayOf(daemon);
+    await tray.ready;
+    expect(tray.label()).toBe('Computer use: active');
+    await call('computer.pause', {}); // the window's Controls bar
+    expect([tray.label(), tray.toggleLabel()]).toEqual(['Computer use: paused', 'Resume computer use']);
+    await tray.toggle(); // the tray's own item
+    expect(daemon.computerUse.paused).toBe(false);
+    expect(tray.label()).toBe('Computer use: active');
+    daemon.computerUse.setPaused(true); // /pause in the chat
+    expect(tray.label()).toBe('Computer use: paused');
+    tray.dispose();
+    daemon.computerUse.setPaused(false);
+    expect(tray.label()).toBe('Computer use: paused'); // disposed: no longer listening
   });
 });

@@ -89,6 +89,38 @@ describe('browser: pages, snapshot refs and act', () => {
   });
 });
 
+describe('browser: hover, press, wait and click_coords', () => {
+  const log = async () => (await call({ action: 'act', kind: 'get', field: 'text', selector: '#log' })).text;
+
+  it('hovers an element, presses keys on an element and on the page, and clicks at page coordinates', async () => {
+    await call({ action: 'navigate', url: `${site.origin}/interact` });
+    const snap = (await call({ action: 'snapshot' })).text;
+    expect((await call({ action: 'act', kind: 'hover', selector: '#hoverable' })).text).toBe('Hovering over #hoverable.');
+    await call({ action: 'act', kind: 'press', ref: refOf(snap, /textbox "Keys"/u), key: 'Shift+KeyA' });
+    await call({ action: 'act', kind: 'press', key: 'Escape' }); // the focused field gets it
+    await call({ action: 'act', kind: 'press', key: 'Tab' }); // focus moves on to the Start button
+    await call({ action: 'act', kind: 'press', key: 'x' });
+    // #pad spans 400..600 × 300..400 in the page; a right click arrives as auxclick with button 2.
+    const clicked = await call({ action: 'act', kind: 'click_coords', x: 410, y: 320 });
+    expect(clicked.text).toContain('Clicked at (410, 320)');
+    await call({ action: 'act', kind: 'click_coords', x: 590, y: 390, button: 'right' });
+    expect(await log()).toBe('text: hover;key Shift;key A;key Escape;key Tab;page key x;click 10,20 button 0;click 190,90 button 2;');
+    expect((await failureOf(call({ action: 'act', kind: 'click_coords', x: 10 }))).hint).toContain('"kind":"click_coords","x":200,"y":340');
+  });
+
+  it('waits for text, an element, a URL and the load, and times out naming the call', async () => {
+    await call({ action: 'navigate', url: `${site.origin}/interact` });
+    await call({ action: 'act', kind: 'click', selector: '#start' });
+    expect((await call({ action: 'act', kind: 'wait', wait_until: 'text', text: 'Ready now' })).text).toBe('"Ready now" is on the page.');
+    expect((await call({ action: 'act', kind: 'wait', wait_until: 'element', selector: '#later' })).text).toBe('The element is visible.');
+    expect((await call({ action: 'act', kind: 'wait', wait_until: 'url', url: '/interact/done' })).text).toBe(`The page is at ${site.origin}/interact/done.`);
+    expect((await call({ action: 'act', kind: 'wait', wait_until: 'load' })).text).toContain('The page has loaded');
+    const late = await failureOf(call({ action: 'act', kind: 'wait', wait_until: 'text', text: 'Never shown', timeout_ms: 300 }));
+    expect(late.code).toBe('timeout');
+    expect(late.message).toContain('act kind=wait');
+  });
+});
+
 describe('browser: tabs', () => {
   it('keeps at most 10 tabs, closing the oldest non-active one when another opens', async () => {
     const opened: string[] = [];

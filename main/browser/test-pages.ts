@@ -69,6 +69,16 @@ export async function startTestSite(options: { forbiddenPort?: () => number } = 
         return send(html('Tall', '<div style="height:9000px;background:linear-gradient(red,blue)">tall</div>'));
       case '/chatty':
         return send(html('Chatty', `<script>console.log('hello from the page'); localStorage.setItem('seen', 'yes');</script><button onclick="document.title = confirm('Really?') ? 'yes' : 'no'">Ask</button>`));
+      case '/interact':
+        // hover, press, wait and click_coords: each leaves its trace in #log (the first hover only: Playwright's
+        // hover may enter twice); #later and the URL change
+        // only once "Start" is clicked, 400 ms after.
+        return send(html('Interact', `<p id="log"></p>
+          <div id="hoverable" style="width:200px;height:40px;background:#eef" onmouseenter="if (!this.dataset.hovered) { this.dataset.hovered = 'yes'; log('hover'); }">Hover me</div>
+          <label>Keys <input id="keys" onkeydown="log('key ' + event.key)"></label>
+          <button id="start" onclick="setTimeout(() => { const p = document.createElement('p'); p.id = 'later'; p.textContent = 'Ready now'; document.body.append(p); history.pushState(null, '', '/interact/done'); }, 400)">Start</button>
+          <div id="pad" style="position:absolute;left:400px;top:300px;width:200px;height:100px;background:#fee" onclick="log('click ' + event.offsetX + ',' + event.offsetY + ' button ' + event.button)" onauxclick="log('click ' + event.offsetX + ',' + event.offsetY + ' button ' + event.button)"></div>
+          <script>function log(line) { document.getElementById('log').textContent += line + ';'; } document.addEventListener('keydown', (e) => { if (e.target.id !== 'keys') log('page key ' + e.key); });</script>`));
       case '/popup':
         return send(html('Popup', '<a href="/form" target="_blank">new window</a>'));
       default:

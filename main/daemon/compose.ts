@@ -185,8 +185,17 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       logger.info('sandbox reloaded', { mode: next.sandbox.mode, ...swapped });
       return { mode: next.sandbox.mode, commands_added: swapped.added, commands_removed: swapped.removed };
     };
-    // Every window follows the switch live, whoever flips it (tray, another window, `fermix` CLI).
-    computerUse.onChange(() => events.emit('system', 'computer.state', computerUseState(configReader, computerUse, computerNative)));
+    // Every window and the tray follow the switch live, whoever flips it (tray, another window, `fermix` CLI),
+    // and an enable or disable too; with bootEnabled the event says when a restart is still needed.
+    const emitComputerState = () => events.emit('system', 'computer.state', computerUseState(configReader, computerUse, computerNative, config.fermix_core.computer_use.enabled));
+    computerUse.onChange(emitComputerState);
+    const computerHandlers = createComputerHandlers({ control: computerUse, config: configReader, native: computerNative, configFile: paths.config, bootEnabled: config.fermix_core.computer_use.enabled });
+    const setComputerEnabled = computerHandlers['computer.set_enabled'];
+    computerHandlers['computer.set_enabled'] = async (input, context) => {
+      const answer = await setComputerEnabled(input, context);
+      emitComputerState();
+      return answer;
+    };
     if (computerSetup.ready) {
       // A finished turn (/stop included) ends its computer-use session: held keys and buttons are let go.
       const runtime = computerSetup.runtime;
@@ -297,7 +306,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       ...createChatHandlers(agent, { events }),
       ...createChatHistoryHandlers({ db }),
       ...createAttachmentHandlers({ store: attachmentStore, db, logger }),
-      ...createComputerHandlers({ control: computerUse, config: configReader, native: computerNative, configFile: paths.config, bootEnabled: config.fermix_core.computer_use.enabled }),
+      ...computerHandlers,
       ...createSettingsHandlers({
         configFile: paths.config,
         fermixHome: paths.home,

@@ -1,42 +1,15 @@
+// The tray's label for each computer-use state; that the tray follows the daemon live (status, then
+// computer.state events, its own toggle) is tested against a real daemon in test/computer-use-daemon.test.ts.
 import { describe, expect, it } from 'vitest';
-import { createComputerUseState } from './computer-use-state.js';
+import { trayLabel } from './computer-use-state.js';
 
-describe('computer-use tray state', () => {
-  it('labels the state honestly and offers the opposite action', () => {
-    const state = createComputerUseState({ enabled: false });
-    expect(state.label()).toBe('Computer use: active (not enabled)');
-    expect(state.toggleLabel()).toBe('Pause computer use');
-    state.toggle();
-    expect(state.paused).toBe(true);
-    expect(state.label()).toBe('Computer use: paused (not enabled)');
-    expect(state.toggleLabel()).toBe('Resume computer use');
-  });
-
-  it('drops "(not enabled)" when config.toml enables computer use, and tells listeners about changes', () => {
-    const state = createComputerUseState({ enabled: true, paused: true });
-    expect(state.label()).toBe('Computer use: paused');
-    const seen: boolean[] = [];
-    const stop = state.onChange(() => seen.push(state.paused));
-    state.toggle();
-    stop();
-    state.toggle();
-    expect(seen).toEqual([false]);
-  });
-});
-
-describe('computer use state backed by the daemon switch', () => {
-  it('reads and writes through the shared switch, so the tray and the window agree', async () => {
-    const { createComputerUseControl } = await import('../daemon/computer-handlers.js');
-    const control = createComputerUseControl(false);
-    const state = createComputerUseState({ enabled: true, control });
-    let renders = 0;
-    state.onChange(() => (renders += 1));
-    state.toggle();
-    expect(control.paused).toBe(true);
-    expect(state.label()).toBe('Computer use: paused');
-    control.setPaused(false); // e.g. /resume in the window
-    expect(state.paused).toBe(false);
-    expect(state.toggleLabel()).toBe('Pause computer use');
-    expect(renders).toBe(2);
+describe('the tray label', () => {
+  it('words every state as the window does, and a pending restart', () => {
+    expect(trayLabel(undefined)).toBe('Computer use: unknown');
+    expect(trayLabel({ enabled: false, paused: false, summary: '' })).toBe('Computer use: not enabled');
+    expect(trayLabel({ enabled: true, paused: false, summary: '' })).toBe('Computer use: active');
+    expect(trayLabel({ enabled: true, paused: true, summary: '' })).toBe('Computer use: paused');
+    expect(trayLabel({ enabled: true, paused: false, summary: '', restart_required: true })).toBe('Computer use: enabled, starts after a restart');
+    expect(trayLabel({ enabled: false, paused: false, summary: '', restart_required: true })).toBe('Computer use: turned off, stops after a restart');
   });
 });

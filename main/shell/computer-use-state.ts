@@ -1,56 +1,80 @@
-// The tray's Pause / Resume computer use switch. Pure, so the label logic is tested without Electron.
-// With `control` (the daemon's switch, RunningDaemon.computerUse) the tray, the window and /pause share
-// one state; without it (tests) the holder keeps its own.
+// The tray's view of computer use, kept live through the same API the window uses: computer.status once,
+// then every `computer.state` event on the system stream (pause, resume, enable or disable — from the
+// window, /pause, the CLI or this tray). Its Pause / Resume item calls computer.pause / computer.resume.
+// Plain Node, so it is tested against a real daemon without Electron; tray.ts only draws it.
+import type { CallContext, DispatchResult } from '../api/dispatcher.js';
+import { SYSTEM_STREAM, type EventEnvelope } from '../api/events.js';
+import type { ComputerState } from '../api/methods/computer.js';
 
-export interface ComputerUseState {
-  readonly paused: boolean;
-  /** `[fermix_core.computer_use] enabled` from config.toml: off by default, as in Fermix. */
-  readonly enabled: boolean;
+export interface ComputerUseTrayState {
+  /** The latest answer or event; undefined until computer.status answers (or when it failed). */
+  readonly current: ComputerState | undefined;
   /** The status line shown (disabled) at the top of the tray menu. */
   label(): string;
   /** The action the toggle item offers. */
   toggleLabel(): string;
-  toggle(): void;
+  /** Pause or resume through the API; the new state arrives as an event as well as in the answer. */
+  toggle(): Promise<void>;
   onChange(listener: () => void): () => void;
+  /** Resolves once the first computer.status answered (or failed). */
+  readonly ready: Promise<void>;
+  dispose(): void;
 }
 
-export interface PauseSwitch {
-  readonly paused: boolean;
-  setPaused(paused: boolean): boolean;
-  onChange(listener: (paused: boolean) => void): () => void;
+export interface ComputerUseTrayOptions {
+  dispatch(method: string, input: unknown, context: CallContext): Promise<DispatchResult>;
+  /** The daemon's event bus (all streams), as the IPC adapter subscribes to it. */
+  subscribe(listener: (event: EventEnvelope) => void): () => void;
 }
 
-export function createComputerUseState(options: { enabled: boolean; paused?: boolean; control?: PauseSwitch }): ComputerUseState {
-  let ownPaused = options.paused ?? false;
+const TRAY_CALL: CallContext = { transport: 'ipc', trust: 'operator' };
+
+function isComputerState(value: unknown): value is ComputerState {
+  const state = value as ComputerState | undefined;
+  return typeof state?.enabled === 'boolean' && typeof state.paused === 'boolean' && typeof state.summary === 'string';
+}
+
+/** One honest phrase, as the window's status bar words it (renderer computer-label.ts), plus a pending restart. */
+export function trayLabel(state: ComputerState | undefined): string {
+  if (!state) return 'Computer use: unknown';
+  if (state.restart_required) return state.enabled ? 'Computer use: enabled, starts after a restart' : 'Computer use: turned off, stops after a restart';
+  if (!state.enabled) return 'Computer use: not enabled';
+  return state.paused ? 'Computer use: paused' : 'Computer use: active';
+}
+
+export function createComputerUseTrayState(options: ComputerUseTrayOptions): ComputerUseTrayState {
+  let current: ComputerState | undefined;
   const listeners = new Set<() => void>();
-  const control = options.control;
-  control?.onChange(() => {
+  const update = (next: ComputerState) => {
+    current = next;
     for (const listener of listeners) listener();
+  };
+  const unsubscribe = options.subscribe((event) => {
+    if (event.stream === SYSTEM_STREAM && event.type === 'computer.state' && isComputerState(event.payload)) update(event.payload);
   });
-  const isPaused = () => (control ? control.paused : ownPaused);
+  const call = async (method: 'computer.status' | 'computer.pause' | 'computer.resume') => {
+    const answer = await options.dispatch(method, {}, TRAY_CALL);
+    if (answer.ok && isComputerState(answer.result)) {
+      const { enabled, paused, summary, restart_required } = answer.result;
+      update({ enabled, paused, summary, ...(restart_required === undefined ? {} : { restart_required }) });
+    }
+  };
+  const ready = call('computer.status').catch(() => undefined);
   return {
-    get paused() {
-      return isPaused();
+    get current() {
+      return current;
     },
-    enabled: options.enabled,
-    label() {
-      // Say "not enabled" rather than implying the agent can drive the desktop when config has it off.
-      return `Computer use: ${isPaused() ? 'paused' : 'active'}${options.enabled ? '' : ' (not enabled)'}`;
-    },
-    toggleLabel() {
-      return isPaused() ? 'Resume computer use' : 'Pause computer use';
-    },
-    toggle() {
-      if (control) {
-        control.setPaused(!control.paused); // listeners run through control.onChange
-        return;
-      }
-      ownPaused = !ownPaused;
-      for (const listener of listeners) listener();
-    },
+    label: () => trayLabel(current),
+    toggleLabel: () => (current?.paused ? 'Resume computer use' : 'Pause computer use'),
+    toggle: () => call(current?.paused ? 'computer.resume' : 'computer.pause'),
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    ready,
+    dispose() {
+      unsubscribe();
+      listeners.clear();
     },
   };
 }

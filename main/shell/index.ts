@@ -6,7 +6,7 @@ import { resolveHome } from '../config/home.js';
 import { startDaemon, type RunningDaemon } from '../daemon/compose.js';
 import { formatErrorForPeople, isFermixError } from '../core/errors.js';
 import { registerAppScheme, serveAppProtocol } from './app-protocol.js';
-import { createComputerUseState } from './computer-use-state.js';
+import { createComputerUseTrayState } from './computer-use-state.js';
 import { attachIpcAdapter } from './ipc-adapter.js';
 import { notifyApprovalWaiting, notifyJobFinished, type ApprovalWaiting, type JobRunFinished } from './notifications.js';
 import { shellPaths } from './paths.js';
@@ -96,7 +96,8 @@ async function run(): Promise<void> {
   const pushToTalk = registerPushToTalk({ accelerator: process.env.FERMIX_PUSH_TO_TALK, send: ipc.broadcast });
   if (pushToTalk.problem) console.warn(pushToTalk.problem);
 
-  const computerUse = createComputerUseState({ enabled: daemon.config.fermix_core.computer_use.enabled, control: daemon.computerUse });
+  // The tray follows computer use live through the window's API (computer.status, then computer.state events).
+  const computerUse = createComputerUseTrayState({ dispatch: (method, input, context) => daemon.dispatcher.dispatch(method, input, context), subscribe: (listener) => daemon.events.subscribe(listener) });
   const trayIcon = join(paths.resources, process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png');
   const tray = createTray({ iconPath: trayIcon, state: computerUse, onOpen: showWindow, onQuit: () => app.quit() });
 
@@ -110,6 +111,7 @@ async function run(): Promise<void> {
   let stopping = false;
   void daemon.stopped.then(() => {
     daemonStopped = true;
+    computerUse.dispose();
     tray?.destroy();
     app.quit();
   });

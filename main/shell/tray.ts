@@ -1,10 +1,10 @@
-// Tray: the computer-use switch with its current state, Open, Quit.
+// Tray: the computer-use switch with its live state (computer-use-state.ts), Open, Quit. Only draws.
 import { Menu, Tray, nativeImage } from 'electron';
-import type { ComputerUseState } from './computer-use-state.js';
+import type { ComputerUseTrayState } from './computer-use-state.js';
 
 export interface TrayOptions {
   iconPath: string;
-  state: ComputerUseState;
+  state: ComputerUseTrayState;
   onOpen(): void;
   onQuit(): void;
 }
@@ -26,13 +26,14 @@ export function createTray(options: TrayOptions): Tray | undefined {
     // Linux only picks up menu changes through a new setContextMenu, so rebuild the whole menu.
     tray.setContextMenu(Menu.buildFromTemplate([
       { label: state.label(), enabled: false },
-      { label: state.toggleLabel(), click: () => state.toggle() },
+      { label: state.toggleLabel(), click: () => void state.toggle() },
       { type: 'separator' },
       { label: 'Open Fermix', click: options.onOpen },
       { label: 'Quit Fermix', click: options.onQuit },
     ]));
   };
   render();
+  // Every change redraws: the window's /pause, an enable from the Plugins card, the CLI, this menu.
   options.state.onChange(render);
   tray.on('click', options.onOpen);
   return tray;
