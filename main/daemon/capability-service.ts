@@ -22,6 +22,8 @@ import { auditToCsv, auditToJsonl, createAuditStore, type AuditStore } from '../
 import type { Database } from '../store/database.js';
 import type { EventBus } from './event-bus.js';
 import { SYSTEM_STREAM } from '../api/events.js';
+import { isSimpleCommand } from '../sandbox/command-shape.js';
+import { loadHardline } from '../sandbox/hardline.js';
 
 export interface CapabilityServiceOptions {
   config: FermixConfig;
@@ -76,7 +78,9 @@ export function createCapabilityService(options: CapabilityServiceOptions): Capa
     },
     decide: (call) => createPermissionGate({ rules, mode: currentMode(), commandsUnjailed: options.commandsUnjailed }).decide(call),
   };
-  const approvals = createApprovalQueue({ rules });
+  // The card's `git status *` scope needs the shell parser; load it now so the first card has it.
+  void loadHardline();
+  const approvals = createApprovalQueue({ rules, simpleCommand: isSimpleCommand });
   approvals.subscribe((event) => {
     const stream = event.approval.conversation_id ?? SYSTEM_STREAM;
     if (event.type === 'requested') {
@@ -125,7 +129,7 @@ export function createCapabilityService(options: CapabilityServiceOptions): Capa
       },
       'approvals.list': () => ({ pending: approvals.list().map((pending) => ({ ...pending, args: pending.args })) }),
       'approvals.answer': (input) => {
-        approvals.answer(input.id, input.answer);
+        approvals.answer(input.id, input.answer, input.scope);
         return { ok: true as const };
       },
       'audit.query': (input) => ({ records: audit.query(input) }),

@@ -25,13 +25,17 @@ export const capabilityViewSchema = z.object({
 });
 export type CapabilityView = z.infer<typeof capabilityViewSchema>;
 
+const ruleSchema = z.object({ permission: z.string(), pattern: z.string().optional(), action: z.string(), source: z.string(), unjailed: z.boolean().optional() });
+
 const pendingApprovalSchema = z.object({
   id: z.string(),
   capability: z.string(),
   policy_class: z.string(),
   args: z.unknown(),
   reason: z.string(),
-  always_covers: z.object({ permission: z.string(), pattern: z.string().optional(), action: z.string(), source: z.string(), unjailed: z.boolean().optional() }),
+  always_covers: ruleSchema,
+  /** Every scope "Always allow" offers (the default first), each the rule it saves and that rule in words. */
+  scopes: z.array(z.object({ id: z.string(), rule: ruleSchema, words: z.string() })),
   /** The command runs without the OS jail; `warning` is the one line every surface shows. */
   unjailed: z.boolean(),
   warning: z.string().nullable(),
@@ -101,8 +105,8 @@ export const capabilityMethods = {
     output: z.object({ pending: z.array(pendingApprovalSchema) }),
   }),
   'approvals.answer': defineMethod({
-    description: 'Answer a pending approval: once, always (stores the rule shown in always_covers) or deny.',
-    input: z.object({ id: z.string().min(1), answer: z.enum(['once', 'always', 'deny']) }).strict(),
+    description: 'Answer a pending approval: once, always (stores the rule of the chosen scope; without scope the one shown in always_covers) or deny.',
+    input: z.object({ id: z.string().min(1), answer: z.enum(['once', 'always', 'deny']), scope: z.string().min(1).max(40).optional() }).strict(),
     output: z.object({ ok: z.literal(true) }),
   }),
   'audit.query': defineMethod({

@@ -1,17 +1,17 @@
 /**
  * Pending approvals: the loop parks on `request`, the UI lists the cards and answers once / always /
- * deny. An "always" answer stores exactly the rule shown on the card (`always_covers`) BEFORE the person
- * agrees, so nobody approves a broader rule than they saw: the capability name plus the exact canonical
- * argument string (glob-escaped, so it contains no wildcard) — except for a shell command, whose rule is
- * scoped to its program and subcommand (`git status *`, unjailed.ts), because the exact command string
- * almost never comes again. Ids are random, so a card shown before a restart never answers another call.
+ * deny. An "always" answer stores exactly one of the rules shown on the card (`scopes`, computed BEFORE
+ * the person agrees, so nobody approves a broader rule than they saw); the default (`always_covers`) is a
+ * shell command's program and subcommand (`git status *`), else the exact canonical argument string
+ * (glob-escaped, so it contains no wildcard). approval-scopes.ts lists the others. Ids are random, so a card shown before a restart never answers another call.
  */
 import { FermixError } from '../errors.js';
 import type { Capability, Origin, PolicyClass } from './capability.js';
 import { redactSecrets, type ApprovalAnswer } from './audit-record.js';
 import { onAbort } from './runtime.js';
-import { canonicalArgs, escapeGlob, type CanonicalArgs, type Rule, type RuleStore } from './rules.js';
-import { runsCommands, scopedCommandPattern, UNJAILED_WARNING } from './unjailed.js';
+import { offeredScopes, type ApprovalScope, type ScopeOptions } from './approval-scopes.js';
+import { canonicalArgs, type CanonicalArgs, type Rule, type RuleStore } from './rules.js';
+import { UNJAILED_WARNING } from './unjailed.js';
 
 export const APPROVAL_ANSWERS: readonly ApprovalAnswer[] = ['once', 'always', 'deny'];
 
@@ -36,8 +36,10 @@ export interface PendingApproval {
   args: unknown;
   argument: CanonicalArgs;
   reason: string;
-  /** Exactly the rule an "always" answer stores. */
+  /** Exactly the rule a bare "always" answer stores (the first of `scopes`). */
   always_covers: Rule;
+  /** Every scope "Always allow" offers, the default first, each with its rule in words (approval-scopes.ts). */
+  scopes: ApprovalScope[];
   /** The command runs without the OS jail; `warning` is the line the card shows. */
   unjailed: boolean;
   warning: string | null;
@@ -54,26 +56,22 @@ export type ApprovalEvent =
 export interface ApprovalQueue {
   request(request: ApprovalRequest): Promise<ApprovalAnswer>;
   list(): PendingApproval[];
-  answer(id: string, answer: ApprovalAnswer): void;
+  /** `scope` picks one of the card's `scopes` for an "always" answer; absent = the default (the first). */
+  answer(id: string, answer: ApprovalAnswer, scope?: string): void;
   subscribe(listener: (event: ApprovalEvent) => void): () => void;
 }
 
 export interface ApprovalQueueOptions {
   rules: RuleStore;
+  /** The shell parser's "one plain command?" check (the daemon passes main/sandbox/command-shape.ts). */
+  simpleCommand?: ScopeOptions['simpleCommand'];
   now?: () => number;
   newId?: () => string;
 }
 
-export function alwaysRuleFor(cap: Capability, args: Record<string, unknown>, unjailed = false): Rule {
-  const canonical = canonicalArgs(cap, args);
-  const scoped = runsCommands(cap) && canonical.field === 'command' ? scopedCommandPattern(canonical.value) : undefined;
-  return {
-    permission: cap.name,
-    pattern: scoped ?? escapeGlob(canonical.value),
-    action: 'allow',
-    source: 'always-answer',
-    ...(unjailed ? { unjailed: true } : {}),
-  };
+/** The default "always" rule: a command's program and subcommand, else the exact argument. */
+export function alwaysRuleFor(cap: Capability, args: Record<string, unknown>, unjailed = false, simpleCommand?: ScopeOptions['simpleCommand']): Rule {
+  return offeredScopes(cap, args, { unjailed, simpleCommand })[0].rule;
 }
 
 /** Random, never reused across restarts (a counter restarted at approval-1 after every restart). */
@@ -93,6 +91,7 @@ export function createApprovalQueue(options: ApprovalQueueOptions): ApprovalQueu
   return {
     request(request) {
       const cap = request.capability;
+      const scopes = offeredScopes(cap, request.args, { unjailed: request.unjailed === true, simpleCommand: options.simpleCommand });
       const approval: PendingApproval = {
         id: newId(),
         capability: cap.name,
@@ -100,7 +99,8 @@ export function createApprovalQueue(options: ApprovalQueueOptions): ApprovalQueu
         args: redactSecrets(request.args, Array.isArray(cap.metadata.secret_fields) ? cap.metadata.secret_fields : []),
         argument: canonicalArgs(cap, request.args),
         reason: request.reason,
-        always_covers: alwaysRuleFor(cap, request.args, request.unjailed === true),
+        always_covers: scopes[0].rule,
+        scopes,
         unjailed: request.unjailed === true,
         warning: request.unjailed === true ? UNJAILED_WARNING : null,
         origin: request.origin ?? null,
@@ -124,7 +124,7 @@ export function createApprovalQueue(options: ApprovalQueueOptions): ApprovalQueu
     list() {
       return [...pending.values()].map((entry) => entry.approval);
     },
-    answer(id, answer) {
+    answer(id, answer, scope) {
       if (!APPROVAL_ANSWERS.includes(answer)) {
         throw new FermixError({ code: 'invalid_answer', message: `Unknown approval answer ${JSON.stringify(answer)}.`, hint: 'Answer once, always or deny.' });
       }
@@ -137,10 +137,19 @@ export function createApprovalQueue(options: ApprovalQueueOptions): ApprovalQueu
           data: { id },
         });
       }
+      const chosen = scope === undefined ? entry.approval.scopes[0] : entry.approval.scopes.find((each) => each.id === scope);
+      if (answer === 'always' && chosen === undefined) {
+        throw new FermixError({
+          code: 'invalid_answer',
+          message: `This approval offers no scope ${JSON.stringify(scope)}.`,
+          hint: `Answer always with one of: ${entry.approval.scopes.map((each) => each.id).join(', ')}.`,
+          data: { id, scope },
+        });
+      }
       pending.delete(id);
       entry.detach();
       // Store before resolving: the resumed call, and every later one, must already see the rule.
-      if (answer === 'always') options.rules.add({ ...entry.approval.always_covers });
+      if (answer === 'always') options.rules.add({ ...chosen!.rule });
       entry.resolve(answer);
       emit({ type: 'answered', approval: entry.approval, answer });
     },

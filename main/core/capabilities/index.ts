@@ -22,6 +22,7 @@ export {
   APPROVAL_ANSWERS, alwaysRuleFor, createApprovalQueue,
   type ApprovalEvent, type ApprovalQueue, type ApprovalQueueOptions, type ApprovalRequest, type PendingApproval,
 } from './approvals.js';
+export { APPROVAL_SCOPE_IDS, offeredScopes, type ApprovalScope, type ApprovalScopeId, type ScopeOptions } from './approval-scopes.js';
 export {
   DEFAULT_SECRET_FIELDS, REDACTED, argsForAudit, argsMetadata, buildAuditRecord, createMemoryAuditSink, redactSecrets, redactText,
   type ApprovalAnswer, type ArgsMetadata, type AuditDecision, type AuditInput, type AuditRecord, type AuditSink,
