@@ -59,14 +59,18 @@ describe('the audit list', () => {
     await page.getByLabel('Capability').selectOption('shell');
     await saveScreenshot(page, 'audit-filtered');
 
-    const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export the filtered audit as CSV' }).click()]);
+    // Spoken names are the visible text (label in name); what each exports is its description.
+    const exportCsv = page.getByRole('button', { name: 'Export CSV', exact: true });
+    const describedBy = await exportCsv.getAttribute('aria-describedby');
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe('The filtered records as a CSV spreadsheet.');
+    const [csv] = await Promise.all([page.waitForEvent('download'), exportCsv.click()]);
     expect(csv.suggestedFilename()).toMatch(/^fermix-audit-.*\.csv$/);
     const csvText = readFileSync((await csv.path())!, 'utf8');
     expect(csvText).toContain('echo refused');
     expect(csvText).not.toContain('echo audited');
 
     await page.getByLabel('Decision').selectOption('any');
-    const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export the filtered audit as JSON Lines' }).click()]);
+    const [jsonl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSONL', exact: true }).click()]);
     const lines = readFileSync((await jsonl.path())!, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { capability: string; decision: string });
     expect(lines.every((line) => line.capability === 'shell')).toBe(true);
     expect(lines.map((line) => line.decision).sort()).toEqual(['allow', 'deny']);

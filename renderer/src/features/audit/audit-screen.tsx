@@ -24,7 +24,7 @@ export function AuditScreen() {
   const load = useAudit((state) => state.load);
   const setFilters = useAudit((state) => state.setFilters);
   const exportAs = useAudit((state) => state.exportAs);
-  const ids = { capability: useId(), decision: useId(), since: useId() };
+  const ids = { capability: useId(), decision: useId(), since: useId(), exportJsonl: useId(), exportCsv: useId() };
 
   useEffect(() => {
     void load();
@@ -64,11 +64,14 @@ export function AuditScreen() {
             {SINCE_OPTIONS.map((each) => <option key={each.value} value={each.value}>{each.label}</option>)}
           </select>
         </div>
-        {/* Each name starts with the button's visible label (WCAG 2.5.3, label in name), then says what it exports. */}
+        {/* Each button is named by its visible text alone (WCAG 2.5.3, label in name; short to hear); what it
+            exports is its description, read after the name. */}
         <div className="audit-actions">
           <button type="button" onClick={() => void load()} disabled={loading}>{loading ? 'Loading…' : 'Refresh'}</button>
-          <button type="button" onClick={() => void save('jsonl')} disabled={exporting} aria-label="Export JSONL: export the filtered audit as JSON Lines">Export JSONL</button>
-          <button type="button" onClick={() => void save('csv')} disabled={exporting} aria-label="Export CSV: export the filtered audit as CSV">Export CSV</button>
+          <button type="button" onClick={() => void save('jsonl')} disabled={exporting} aria-describedby={ids.exportJsonl}>Export JSONL</button>
+          <button type="button" onClick={() => void save('csv')} disabled={exporting} aria-describedby={ids.exportCsv}>Export CSV</button>
+          <span id={ids.exportJsonl} className="visually-hidden">The filtered records as JSON Lines, one record a line.</span>
+          <span id={ids.exportCsv} className="visually-hidden">The filtered records as a CSV spreadsheet.</span>
         </div>
       </form>
       {error && <ErrorNotice error={error} />}

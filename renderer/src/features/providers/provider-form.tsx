@@ -1,8 +1,9 @@
 import { useId, useState } from 'react';
 import type { WireError } from '../../../../main/core/errors.js';
-import { ErrorNotice } from '../../app/error-notice.js';
 import { useProviders } from '../../app/model-context.js';
+import { FieldError } from '../../ui/field-error.js';
 import { defaultProviderName } from '../../../../main/api/provider-name.js';
+import { providerErrorField, type ProviderField } from './error-field.js';
 
 type ProviderType = 'openai' | 'anthropic' | 'openai-compatible';
 
@@ -26,6 +27,10 @@ export function ProviderForm({ variant, askName = false, submitLabel, onAdded }:
   const probe = useProviders((state) => state.probeModels);
   const add = useProviders((state) => state.add);
   const busy = useProviders((state) => state.busy);
+  const storeError = useProviders((state) => state.error);
+  const errorOrigin = useProviders((state) => state.errorOrigin);
+  const dismiss = useProviders((state) => state.dismiss);
+  const formId = useId();
   const [type, setType] = useState<ProviderType>(variant === 'server' ? 'openai-compatible' : 'openai');
   const [name, setName] = useState('');
   const [baseUrl, setBaseUrl] = useState('');
@@ -34,16 +39,29 @@ export function ProviderForm({ variant, askName = false, submitLabel, onAdded }:
   const [model, setModel] = useState('');
   const [probing, setProbing] = useState(false);
   const [problem, setProblem] = useState<WireError | null>(null);
-  const ids = { type: useId(), name: useId(), url: useId(), key: useId(), model: useId() };
+  const ids = { type: useId(), name: useId(), url: useId(), key: useId(), model: useId(), error: useId() };
   const needsUrl = type === 'openai-compatible';
   const keyRequired = type !== 'openai-compatible';
   // The vendor or the server's host, never a placeholder: the name shows up in Settings and in errors.
   const defaultName = defaultProviderName(type, baseUrl.trim() || undefined);
 
+  // One error at a time, shown under the field it is about (or by the button that failed) and cleared by an edit.
+  const addError = errorOrigin === formId ? storeError : null;
+  const shownFields: ProviderField[] = [...(askName ? (['name'] as const) : []), ...(needsUrl ? (['url'] as const) : []), 'key', 'model'];
+  const error = addError ?? problem;
+  const errorField = error ? providerErrorField(error, shownFields) : null;
+  const errorBy = error && errorField === null ? (addError ? 'submit' : 'probe') : null;
+  const invalid = (field: ProviderField) => (errorField === field ? { 'aria-invalid': true as const, 'aria-describedby': ids.error } : {});
+  const errorUnder = (field: ProviderField | 'submit' | 'probe') => error && (errorField ?? errorBy) === field ? <FieldError id={ids.error} error={error} /> : null;
+  const clearAddError = () => {
+    if (addError) dismiss();
+  };
+
   const reset = () => {
     setModels(null);
     setModel('');
     setProblem(null);
+    clearAddError();
   };
 
   const loadModels = async () => {
@@ -69,7 +87,7 @@ export function ProviderForm({ variant, askName = false, submitLabel, onAdded }:
       primary: true,
       ...(baseUrl.trim() ? { base_url: baseUrl.trim() } : {}),
       ...(apiKey.trim() ? { api_key: apiKey.trim() } : {}),
-    });
+    }, formId);
     if (ok) {
       setApiKey('');
       onAdded?.();
@@ -98,38 +116,42 @@ export function ProviderForm({ variant, askName = false, submitLabel, onAdded }:
       {askName && (
         <div className="field">
           <label htmlFor={ids.name}>Name</label>
-          <input id={ids.name} value={name} placeholder={defaultName} onChange={(event) => setName(event.target.value)} pattern="[A-Za-z0-9_-]{1,64}" />
+          <input id={ids.name} value={name} placeholder={defaultName} onChange={(event) => { setName(event.target.value); clearAddError(); }} pattern="[A-Za-z0-9_-]{1,64}" {...invalid('name')} />
+          {errorUnder('name')}
         </div>
       )}
       {needsUrl && (
         <div className="field">
           <label htmlFor={ids.url}>Server URL</label>
-          <input id={ids.url} type="url" value={baseUrl} placeholder="http://127.0.0.1:1234/v1" onChange={(event) => { setBaseUrl(event.target.value); reset(); }} />
+          <input id={ids.url} type="url" value={baseUrl} placeholder="http://127.0.0.1:1234/v1" onChange={(event) => { setBaseUrl(event.target.value); reset(); }} {...invalid('url')} />
+          {errorUnder('url')}
         </div>
       )}
       <div className="field">
         <label htmlFor={ids.key}>API key{keyRequired ? '' : ' (if the server needs one)'}</label>
-        <input id={ids.key} type="password" autoComplete="off" value={apiKey} onChange={(event) => { setApiKey(event.target.value); reset(); }} />
+        <input id={ids.key} type="password" autoComplete="off" value={apiKey} onChange={(event) => { setApiKey(event.target.value); reset(); }} {...invalid('key')} />
+        {errorUnder('key')}
       </div>
       <div className="field">
         <label htmlFor={ids.model}>Model</label>
         <div className="inline-fields">
           {models && models.length > 0 ? (
-            <select id={ids.model} value={model} onChange={(event) => setModel(event.target.value)}>
+            <select id={ids.model} value={model} onChange={(event) => { setModel(event.target.value); clearAddError(); }} {...invalid('model')}>
               {models.map((each) => <option key={each} value={each}>{each}</option>)}
             </select>
           ) : (
-            <input id={ids.model} value={model} placeholder={models ? 'model name' : 'load the list first'} onChange={(event) => setModel(event.target.value)} disabled={models === null} />
+            <input id={ids.model} value={model} placeholder={models ? 'model name' : 'load the list first'} onChange={(event) => { setModel(event.target.value); clearAddError(); }} disabled={models === null} {...invalid('model')} />
           )}
-          <button type="button" onClick={() => void loadModels()} disabled={probing || (keyRequired && !apiKey.trim()) || (needsUrl && !baseUrl.trim())}>
+          <button type="button" onClick={() => void loadModels()} disabled={probing || (keyRequired && !apiKey.trim()) || (needsUrl && !baseUrl.trim())} aria-describedby={errorBy === 'probe' ? ids.error : undefined}>
             {probing ? 'Loading…' : models ? 'Reload models' : 'Load models'}
           </button>
         </div>
+        {errorUnder('model') ?? errorUnder('probe')}
       </div>
-      {problem && <ErrorNotice error={problem} />}
-      <button type="submit" className="primary" disabled={!ready || busy}>
+      <button type="submit" className="primary" disabled={!ready || busy} aria-describedby={errorBy === 'submit' ? ids.error : undefined}>
         {submitLabel ? submitLabel(TYPE_LABEL[type]) : `Add ${TYPE_LABEL[type]}`}
       </button>
+      {errorUnder('submit')}
     </form>
   );
 }

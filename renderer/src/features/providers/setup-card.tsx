@@ -1,7 +1,11 @@
 import { useId, useState } from 'react';
 import { ErrorNotice } from '../../app/error-notice.js';
 import { useProviders } from '../../app/model-context.js';
+import { FieldError } from '../../ui/field-error.js';
+import { providerErrorField } from './error-field.js';
 import { ProviderForm } from './provider-form.js';
+
+const OLLAMA_FORM = 'setup-ollama';
 
 /**
  * First run: with no provider configured, the chat offers the choices instead of an empty box. The local
@@ -12,11 +16,17 @@ export function SetupCard() {
   const loading = useProviders((state) => state.loading);
   const busy = useProviders((state) => state.busy);
   const error = useProviders((state) => state.error);
+  const errorOrigin = useProviders((state) => state.errorOrigin);
+  const dismiss = useProviders((state) => state.dismiss);
   const load = useProviders((state) => state.load);
   const add = useProviders((state) => state.add);
   const [model, setModel] = useState('');
   const modelId = useId();
+  const ollamaErrorId = useId();
   const chosen = model || ollama?.models[0] || '';
+  // Each form shows its own errors beside its controls; only what belongs to no form (the probe) is shown below.
+  const ollamaError = errorOrigin === OLLAMA_FORM ? error : null;
+  const ollamaModelInvalid = ollamaError !== null && providerErrorField(ollamaError, ['model']) === 'model';
 
   return (
     <section className="setup-card" aria-labelledby="setup-title">
@@ -35,17 +45,18 @@ export function SetupCard() {
                 className="provider-form"
                 onSubmit={(event) => {
                   event.preventDefault();
-                  void add({ name: 'local', type: 'openai-compatible', base_url: ollama.base_url, model: chosen, primary: true });
+                  void add({ name: 'local', type: 'openai-compatible', base_url: ollama.base_url, model: chosen, primary: true }, OLLAMA_FORM);
                 }}
               >
                 <p role="status">Ollama answers at <code>{ollama.base_url}</code>.</p>
                 <div className="field">
                   <label htmlFor={modelId}>Model</label>
-                  <select id={modelId} value={chosen} onChange={(event) => setModel(event.target.value)}>
+                  <select id={modelId} value={chosen} onChange={(event) => { setModel(event.target.value); if (ollamaError) dismiss(); }} aria-invalid={ollamaModelInvalid || undefined} aria-describedby={ollamaModelInvalid ? ollamaErrorId : undefined}>
                     {ollama.models.map((each) => <option key={each} value={each}>{each}</option>)}
                   </select>
                 </div>
-                <button type="submit" className="primary" disabled={busy || !chosen}>Use Ollama</button>
+                <button type="submit" className="primary" disabled={busy || !chosen} aria-describedby={ollamaError && !ollamaModelInvalid ? ollamaErrorId : undefined}>Use Ollama</button>
+                {ollamaError && <FieldError id={ollamaErrorId} error={ollamaError} />}
               </form>
             ) : (
               <p role="status">Ollama answers, but has no model yet: run <code>ollama pull qwen3</code>, then check again.</p>
@@ -77,7 +88,7 @@ export function SetupCard() {
           </div>
         </article>
       </div>
-      {error && <ErrorNotice error={error} />}
+      {error && errorOrigin === null && <ErrorNotice error={error} />}
     </section>
   );
 }

@@ -23,6 +23,8 @@ export interface ProvidersState {
   loading: boolean;
   busy: boolean;
   error: WireError | null;
+  /** The control the error came from (a form's id, `key:<name>`, …), so it shows beside it; null = the section's. */
+  errorOrigin: string | null;
   /** The last change, said in one sentence. */
   message: string | null;
   models: Record<string, ModelList>;
@@ -30,25 +32,25 @@ export interface ProvidersState {
   loadModels(name: string): Promise<void>;
   /** A model list for a provider not saved yet (type, URL, key), so the person picks from the real list. */
   probeModels(input: ProbeInput): Promise<string[] | WireError>;
-  add(input: AddProviderInput): Promise<boolean>;
-  setPrimary(name: string): Promise<boolean>;
-  setModel(name: string, model: string): Promise<boolean>;
-  setKey(name: string, apiKey: string): Promise<boolean>;
-  remove(name: string): Promise<boolean>;
+  add(input: AddProviderInput, origin?: string): Promise<boolean>;
+  setPrimary(name: string, origin?: string): Promise<boolean>;
+  setModel(name: string, model: string, origin?: string): Promise<boolean>;
+  setKey(name: string, apiKey: string, origin?: string): Promise<boolean>;
+  remove(name: string, origin?: string): Promise<boolean>;
   dismiss(): void;
 }
 
 export function createProvidersStore(client: ApiClient): StoreApi<ProvidersState> {
   return createStore<ProvidersState>()((set, get) => {
-    const edit = async (work: () => Promise<string>): Promise<boolean> => {
-      set({ busy: true, error: null, message: null });
+    const edit = async (work: () => Promise<string>, origin: string | null = null): Promise<boolean> => {
+      set({ busy: true, error: null, errorOrigin: null, message: null });
       try {
         const message = await work();
         await get().load();
         set({ busy: false, message });
         return true;
       } catch (error) {
-        set({ busy: false, error: toWireError(error) });
+        set({ busy: false, error: toWireError(error), errorOrigin: origin });
         return false;
       }
     };
@@ -59,6 +61,7 @@ export function createProvidersStore(client: ApiClient): StoreApi<ProvidersState
       loading: false,
       busy: false,
       error: null,
+      errorOrigin: null,
       message: null,
       models: {},
       async load() {
@@ -67,7 +70,7 @@ export function createProvidersStore(client: ApiClient): StoreApi<ProvidersState
           const { providers, ollama } = await client.call('providers.list');
           set({ providers, ollama, loaded: true, loading: false });
         } catch (error) {
-          set({ error: toWireError(error), loading: false });
+          set({ error: toWireError(error), errorOrigin: null, loading: false });
         }
       },
       async loadModels(name) {
@@ -86,33 +89,33 @@ export function createProvidersStore(client: ApiClient): StoreApi<ProvidersState
           return toWireError(error);
         }
       },
-      add: (input) =>
+      add: (input, origin) =>
         edit(async () => {
           const result = await client.call('providers.add', input);
           return `Added ${result.name}${result.primary ? ' as the primary provider' : ''}${result.api_key_ref ? '; its key is in the OS keychain' : ''}. It answers the next message.`;
-        }),
-      setPrimary: (name) =>
+        }, origin),
+      setPrimary: (name, origin) =>
         edit(async () => {
           await client.call('providers.set_primary', { name });
           return `${name} is now the primary provider; the others are fallbacks.`;
-        }),
-      setModel: (name, model) =>
+        }, origin),
+      setModel: (name, model, origin) =>
         edit(async () => {
           await client.call('providers.set_model', { name, model });
           return `${name} now uses ${model}.`;
-        }),
-      setKey: (name, apiKey) =>
+        }, origin),
+      setKey: (name, apiKey, origin) =>
         edit(async () => {
           await client.call('providers.set_key', { name, api_key: apiKey });
           return `Stored the key for ${name} in the OS keychain.`;
-        }),
-      remove: (name) =>
+        }, origin),
+      remove: (name, origin) =>
         edit(async () => {
           await client.call('providers.remove', { name });
           return `Removed ${name}.`;
-        }),
+        }, origin),
       dismiss() {
-        set({ error: null, message: null });
+        set({ error: null, errorOrigin: null, message: null });
       },
     };
   });
