@@ -1,26 +1,9 @@
 // An automated accessibility check: axe-core (STACK.md) injected into the window the daemon serves, run over
 // every screen and every Settings section, light and dark; no serious or critical violation may remain.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { startModelServer, type ModelServer } from '../test/fixtures/model-server/index.js';
 import { providerConfig, startAppSession, type AppSession } from './support/app-session.js';
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface Violation { id: string; impact: string | null; help: string; nodes: { target: string[]; failureSummary?: string }[] }
-
-/** axe's serious and critical findings on the page as it is now, one line each. */
-async function seriousViolations(page: Page, where: string): Promise<string[]> {
-  // Evaluated through the DevTools protocol: the window's CSP (script-src 'self') rightly refuses inline tags.
-  if (!(await page.evaluate<boolean>("typeof window.axe === 'object'"))) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate<Violation[]>("window.axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations)");
-  return violations
-    .filter((each) => each.impact === 'serious' || each.impact === 'critical')
-    // The first node's summary carries what to change (for color-contrast: both colours and the ratio).
-    .map((each) => `${where}: ${each.id} (${each.impact}) ${each.help} — ${each.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(', ')} — ${(each.nodes[0]?.failureSummary ?? '').replace(/\s+/g, ' ')}`);
-}
+import { seriousViolations } from './support/axe.js';
 
 describe('accessibility (axe-core) on every screen', () => {
   let server: ModelServer;

@@ -4,6 +4,7 @@ import { useStore } from 'zustand';
 import { ErrorNotice } from '../../app/error-notice.js';
 import { Icon } from '../../ui/icons.js';
 import { ServerTools } from './server-tools.js';
+import { SignInNotice } from './sign-in-notice.js';
 import type { McpServer, McpState } from './store.js';
 
 const STATUS: Record<McpServer['status'], { label: string; tone: string }> = {
@@ -12,6 +13,7 @@ const STATUS: Record<McpServer['status'], { label: string; tone: string }> = {
   retrying: { label: 'Retrying', tone: 'warn' },
   quarantined: { label: 'Quarantined', tone: 'bad' },
   disabled: { label: 'Disabled', tone: 'muted' },
+  needs_auth: { label: 'Needs sign-in', tone: 'warn' },
 };
 
 /** One `[mcp.servers]` entry: live status, tools, its last stderr lines, and what the owner can do to it. */
@@ -20,6 +22,7 @@ export function ServerCard({ server, store }: { server: McpServer; store: StoreA
   const error = useStore(store, (s) => s.errors[server.name]);
   const tools = useStore(store, (s) => s.tools[server.name]);
   const logs = useStore(store, (s) => s.logs[server.name]);
+  const authUrl = useStore(store, (s) => s.authUrls[server.name]);
   const actions = store.getState();
   const [open, setOpen] = useState(false);
   const [confirmRemove, setConfirmRemove] = useState(false);
@@ -47,7 +50,11 @@ export function ServerCard({ server, store }: { server: McpServer; store: StoreA
       {server.remote && (
         <p className="plugin-consent leaves hosted"><Icon name="warning" size={14} /><span>Remote server: what the agent sends to its tools leaves this machine.</span></p>
       )}
-      {server.last_error && <p className="small plugin-missing">Last error: {server.last_error}</p>}
+      {server.status === 'needs_auth' ? (
+        <SignInNotice server={server.name} busy={busy} authUrl={authUrl} onSignIn={() => void actions.signIn(server.name)} />
+      ) : (
+        server.last_error && <p className="small plugin-missing">Last error: {server.last_error}</p>
+      )}
       {server.changed_tools.length > 0 && (
         <div className="mcp-pins" role="alert">
           <p className="small">

@@ -19,7 +19,11 @@ export interface McpState {
   logs: Record<string, string[]>;
   busy: Record<string, string>;
   errors: Record<string, WireError>;
+  /** The authorization URL of a sign-in in progress, per server (shown as a link in case no browser opened). */
+  authUrls: Record<string, string>;
   load(): Promise<void>;
+  /** OAuth sign-in of a `needs_auth` server: opens the authorization page, waits until it connected. */
+  signIn(name: string): Promise<void>;
   add(input: AddServerInput): Promise<boolean>;
   setEnabled(name: string, enabled: boolean): Promise<void>;
   restart(name: string): Promise<void>;
@@ -59,6 +63,19 @@ export function createMcpStore(client: ApiClient): StoreApi<McpState> {
       logs: {},
       busy: {},
       errors: {},
+      authUrls: {},
+      signIn: async (name) => {
+        await act(name, 'Waiting for the sign-in…', async () => {
+          const started = await client.call('mcp.auth_login.start', { name });
+          set({ authUrls: { ...get().authUrls, [name]: started.url } });
+          window.open(started.url, '_blank', 'noopener');
+          try {
+            await client.call('mcp.auth_login.wait', { name });
+          } finally {
+            set({ authUrls: omit(get().authUrls, name) });
+          }
+        });
+      },
       async load() {
         try {
           const { servers } = await client.call('mcp.list');
