@@ -76,22 +76,31 @@ describe.each(['openai', 'anthropic'] as const)('browser in a turn over %s', (ty
 });
 
 describe('browser secrets', () => {
-  it('never writes fill or type text into the audit', async () => {
+  it('never writes fill or type text, nor storage or cookie values, into the audit', async () => {
     const h = await start('openai');
     await service.call({ action: 'navigate', url: `${site.origin}/form` }, { signal: new AbortController().signal });
     const snap = (await service.call({ action: 'snapshot' }, { signal: new AbortController().signal })).text;
     const ref = /textbox "Password" \[ref=([a-z0-9]+)\]/u.exec(snap)?.[1];
     expect(ref, snap).toBeDefined();
-    server.setScript((req) => (toolResultsOf(req).length > 0 ? { text: 'Typed it.' } : { toolCalls: [{ name: 'browser', arguments: { action: 'act', kind: 'fill', ref, text: 'hunter2-TOPSECRET' } }] }));
+    server.setScript((req) => (toolResultsOf(req).length > 0 ? { text: 'Typed it.' } : {
+      toolCalls: [
+        { name: 'browser', arguments: { action: 'act', kind: 'fill', ref, text: 'hunter2-TOPSECRET' } },
+        { name: 'browser', arguments: { action: 'act', kind: 'type', ref, text: '-typed-TOPSECRET' } },
+        { name: 'browser', arguments: { action: 'storage', field: 'token', value: 'stored-TOPSECRET' } },
+        { name: 'browser', arguments: { action: 'cookies', field: 'session', value: 'cookie-TOPSECRET' } },
+      ],
+    }));
     const result = await h.agent.send({ message: 'type my password' }).done;
     expect(result.status).toBe('completed');
     const records = h.audit.filter((record) => record.capability === 'browser');
-    expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ decision: 'allow' });
-    expect(JSON.stringify(records)).not.toContain('hunter2-TOPSECRET');
+    expect(records).toHaveLength(4);
+    expect(records.every((record) => record.decision === 'allow')).toBe(true);
+    expect(JSON.stringify(records)).not.toContain('TOPSECRET');
     expect(JSON.stringify(records)).toContain('[REDACTED]');
-    // The field really got the text: the redaction is in the record, not in the call.
+    // The page really got the text and values: the redaction is in the record, not in the call.
     const { page } = await (await service.supervisor.get('fermix_headless')).session.page();
-    expect(await page.inputValue('input[name=pw]')).toBe('hunter2-TOPSECRET');
+    expect(await page.inputValue('input[name=pw]')).toBe('hunter2-TOPSECRET-typed-TOPSECRET');
+    expect(await page.evaluate('localStorage.getItem("token")')).toBe('stored-TOPSECRET');
+    expect(await page.evaluate('document.cookie')).toContain('session=cookie-TOPSECRET');
   });
 });

@@ -69,6 +69,20 @@ describe('computer_use registration', () => {
     expect(row?.detail).toContain('xprintidle');
   });
 
+  it('keeps typed and pasted text out of the audit', async () => {
+    // Strict mode refuses both before any input reaches the shared display; the call is audited all the same.
+    const { call } = await daemonWith('[fermix_core.computer_use]\nenabled = true\n\n[permissions]\nmode = "auto"\n\n[sandbox]\nmode = "strict"\n');
+    for (const action of ['type', 'paste']) {
+      const refused = await call('capabilities.call', { name: 'computer_use', args: { action, text: `hunter2-${action}-TOPSECRET` }, origin: 'chat', interactive: true, conversation_id: 'c-secret' });
+      expect(!refused.ok && refused.error.code).toBe('refused (strict access)');
+    }
+    const audit = await call('audit.query', { capability: 'computer_use' });
+    const records = audit.ok ? (audit.result as { records: { args: unknown }[] }).records : [];
+    expect(records).toHaveLength(2);
+    expect(JSON.stringify(records)).not.toContain('TOPSECRET');
+    expect(records.map((record) => record.args)).toEqual([expect.objectContaining({ text: '[REDACTED]' }), expect.objectContaining({ text: '[REDACTED]' })]);
+  });
+
   it('stays unregistered on a Wayland session', async () => {
     const setup = await setUpComputerUse({
       enabled: true, control: createComputerUseControl(false), liveEnabled: () => true, accessMode: () => 'standard',

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolResult } from '../core/capabilities/capability.js';
-import { browser } from '../tools/browser.js';
+import { browser, BROWSER_ACT_KINDS } from '../tools/browser.js';
 import { failureOf, makeToolFixture, run, type ToolFixture } from '../tools/tool-test-fixture.js';
 import { browserPid } from './launcher.js';
 import { createBrowserService, type BrowserService } from './service.js';
@@ -79,9 +79,13 @@ describe('browser: pages, snapshot refs and act', () => {
   });
 
   it('names the act kind when one is sent as the action, and the missing argument of an act', async () => {
-    const wrong = await failureOf(call({ action: 'click', ref: 'e1' }));
-    expect(wrong.code).toBe('invalid_action');
-    expect(wrong.hint).toContain('{"action":"act","kind":"click"');
+    for (const kind of BROWSER_ACT_KINDS) {
+      const wrong = await failureOf(call({ action: kind, ref: 'e1' }));
+      expect(wrong.code, kind).toBe('invalid_action');
+      expect(wrong.message).toBe(`"${kind}" is an act kind, not a browser action.`);
+      expect(wrong.hint).toContain(`{"action":"act","kind":"${kind}"`);
+    }
+    expect((await failureOf(call({ action: 'scroll' }))).hint).toContain('Use one of: doctor, status');
     const missing = await failureOf(call({ action: 'act', kind: 'wait' }));
     expect(missing.code).toBe('missing_action_arg');
     expect(missing.hint).toContain('wait_until');
