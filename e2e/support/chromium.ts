@@ -6,12 +6,15 @@ import { ROOT } from '../../test/support/daemon-process.js';
 export const CHROMIUM = '/usr/bin/chromium';
 export const ARTIFACTS = join(ROOT, 'e2e', 'artifacts');
 
-/** Debian's Chromium, never a downloaded browser (STACK.md), with the flags that keep it off the network. */
-export function launchChromium(): Promise<Browser> {
+/**
+ * Debian's Chromium, never a downloaded browser (STACK.md), with the flags that keep it off the network.
+ * `extraArgs`: e.g. `--host-resolver-rules` sending a vendor host name to a local fake (OAuth e2e).
+ */
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic', ...extraArgs],
   });
 }
 
