@@ -6,10 +6,11 @@ import { Icon } from '../../ui/icons.js';
 import { ApiKeyForm } from './api-key-form.js';
 import { ConfigForm } from './config-form.js';
 import { FixCommand } from './fix-command.js';
+import { HostedWorkspacePicker } from './hosted-workspace-picker.js';
 import { InstallProgressBar } from './install-progress.js';
 import { OAuthClientModal, isOAuthProvider } from './oauth-client-modal.js';
 import { PluginLogo } from './plugin-logo.js';
-import { consentLine, readinessOf } from './readiness.js';
+import { consentLine, hostedLiveStatus, readinessOf } from './readiness.js';
 import { StatusBadge } from './status-badge.js';
 import type { CatalogEntry, PluginState, PluginsState } from './store.js';
 
@@ -41,7 +42,7 @@ export function PluginCard({ entry, store }: { entry: CatalogEntry; store: Store
   const panelId = useId();
   const titleId = useId();
   const panelRef = useRef<HTMLDivElement>(null);
-  const status = effectiveStatus(entry, state);
+  const status = hostedLiveStatus(state) ?? effectiveStatus(entry, state);
   const development = state?.source === 'dev_local';
   const view = readinessOf(status);
   const consent = consentLine(entry);
@@ -168,6 +169,7 @@ export function PluginCard({ entry, store }: { entry: CatalogEntry; store: Store
               <button type="button" onClick={() => void actions.connect(entry.name)} disabled={busy !== undefined}>{status === 'ready' ? 'Reconnect' : 'Connect'}</button>
             </div>
           )}
+          {entry.runtime_kind === 'remote_mcp' && <HostedWorkspacePicker entry={entry} store={store} hasToken={enabled && !['needs_secret', 'disabled', 'not_installed'].includes(status)} />}
           <ConfigForm name={entry.name} keys={keys} busy={busy !== undefined} onLoad={onLoadConfig} onSave={(key, value) => actions.setConfig(entry.name, key, value)} />
         </div>
       )}

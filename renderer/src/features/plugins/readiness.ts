@@ -22,7 +22,7 @@ export const READINESS: Record<string, ReadinessView> = {
   missing_host_runtime: { label: 'Missing runtime', tone: 'bad', fix: 'Check again', action: 'recheck', missing: 'The program it runs with is not installed on this machine: install it, then check again.' },
   needs_config: { label: 'Needs config', tone: 'warn', fix: 'Configure', action: 'config', missing: 'A required setting is empty.' },
   needs_secret: { label: 'Needs API key', tone: 'warn', fix: 'Add API key', action: 'secret', missing: 'It needs an API key.' },
-  needs_workspace: { label: 'Needs workspace', tone: 'warn', fix: 'Choose a workspace', action: 'command', command: (name) => `fermix plugins config ${name}`, missing: 'A hosted workspace must be chosen.' },
+  needs_workspace: { label: 'Needs workspace', tone: 'warn', fix: 'Choose a workspace', action: 'config', missing: 'Choose the one workspace it may use (Setup → Workspace).' },
   needs_client_config: { label: 'Needs OAuth client', tone: 'warn', fix: 'Set up OAuth client', action: 'oauth_client', missing: 'Its OAuth client (client id and secret) is not set up.' },
   needs_auth: { label: 'Not connected', tone: 'warn', fix: 'Connect', action: 'connect', missing: 'The account is not connected.' },
   reauthorization_required: { label: 'Reauthorize', tone: 'bad', fix: 'Reauthorize', action: 'connect', missing: 'The sign-in was revoked or expired.' },
@@ -30,7 +30,22 @@ export const READINESS: Record<string, ReadinessView> = {
   ready: { label: 'Ready', tone: 'ok', fix: null, action: null, missing: '' },
   disabled: { label: 'Disabled', tone: 'muted', fix: 'Enable', action: 'enable', missing: 'It is turned off.' },
   error: { label: 'Refused', tone: 'bad', fix: 'Reinstall', action: 'reinstall', missing: 'Fermix refused to load it.' },
+  // Hosted plugins' live connection states (daemon memory only), shown instead of a static "Ready".
+  connecting: { label: 'Connecting…', tone: 'muted', fix: null, action: null, missing: 'Connecting to the service.' },
+  upstream_contract_mismatch: { label: 'Contract changed', tone: 'bad', fix: null, action: null, missing: 'The service changed its tools since this plugin was signed, so none are offered until an updated plugin is installed (`fermix plugins upgrade`).' },
+  token_rejected: { label: 'Token rejected', tone: 'bad', fix: 'Replace token', action: 'secret', missing: 'The service rejected the stored access token.' },
+  insufficient_credential_scope: { label: 'Needs write token', tone: 'warn', fix: 'Replace token', action: 'secret', missing: 'The chosen profile needs a write-scoped token.' },
+  workspace_unavailable: { label: 'Workspace gone', tone: 'warn', fix: 'Choose a workspace', action: 'config', missing: 'The chosen workspace is no longer reachable with this token.' },
+  remote_unreachable: { label: 'Unreachable', tone: 'warn', fix: null, action: null, missing: 'The service could not be reached; disable and enable the plugin to try again.' },
+  remote_security_blocked: { label: 'Blocked', tone: 'bad', fix: 'Replace token', action: 'secret', missing: 'The service refused the token by its policy.' },
+  remote_protocol_error: { label: 'Protocol error', tone: 'bad', fix: null, action: null, missing: 'The service broke the MCP protocol; an updated plugin may be needed.' },
 };
+
+/** A hosted plugin whose connection is not (yet) up shows its live state; a revoked token is not an OAuth reauthorization. */
+export function hostedLiveStatus(state: { status: string; remote?: boolean; live?: string } | undefined): string | undefined {
+  if (!state?.remote || state.status !== 'ready' || !state.live || state.live === 'ready') return undefined;
+  return state.live === 'reauthorization_required' ? 'token_rejected' : state.live;
+}
 
 export function readinessOf(status: string): ReadinessView {
   return READINESS[status] ?? { label: status, tone: 'muted', fix: null, action: null, missing: '' };
