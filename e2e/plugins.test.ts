@@ -3,14 +3,14 @@
 // fake. Install with progress, enable, a rejected and an accepted API key (the badge turns Ready and the
 // tools reach `fermix capabilities`, the real CLI), search and filter, and a tampered install refused.
 import { spawn } from 'node:child_process';
-import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startDaemon, type RunningDaemon } from '../main/daemon/compose.js';
 import { createTestPolicy } from '../main/net/test-policy.js';
 import { SLACK_GOOD_TOKEN, startSlackFake, type SlackFake } from '../test/fixtures/plugin-fakes/slack-fake.js';
-import { BIN, tempHome } from '../test/support/daemon-process.js';
+import { BIN, tempHome, waitFor } from '../test/support/daemon-process.js';
 import { requireRendererBuild } from './support/build-output.js';
 import { launchChromium, saveScreenshot } from './support/chromium.js';
 
@@ -37,12 +37,20 @@ beforeAll(async () => {
   requireRendererBuild();
   fake = await startSlackFake();
   home = tempHome('fermix-e2e-plugins-');
-  writeFileSync(join(home, 'config.toml'), '[fermix_core]\nsecret_store = "file"\n\n[fermix_core.plugins]\ntrust_dev_key = true\n');
+  // dev_local: one valid unsigned folder (a Development card) and one with an unknown manifest field (refused, named).
+  const devTool = { schema_version: 2, name: 'devtool', display_name: 'devtool', description: 'A development plugin.', category: 'developer', version: '0.0.1', min_core_version: '0.1.0', plugin_api: 2, auth: { type: 'none' }, tools: [{ name: 'devtool_ping', description: 'Ping.', read_only: true, parameters: { type: 'object', properties: {} }, request: { method: 'GET', url: 'https://api.example.com/ping' } }] };
+  for (const [folder, manifest] of [['devtool', devTool], ['broken', { ...devTool, name: 'broken', colour: 'red' }]] as const) {
+    mkdirSync(join(home, 'dev-plugins', folder), { recursive: true });
+    writeFileSync(join(home, 'dev-plugins', folder, 'plugin.json'), JSON.stringify(manifest));
+  }
+  writeFileSync(join(home, 'config.toml'), '[fermix_core]\nsecret_store = "file"\n\n[fermix_core.plugins]\ntrust_dev_key = true\ndev_local = "dev-plugins"\n');
   daemon = await startDaemon({
     home,
     port: 0,
     pluginNet: { policy: createTestPolicy(), ca: fake.ca, lookup: async () => [{ address: '127.0.0.1', family: 4 }], testPortOverrides: { 'slack.com': fake.server.port } },
   });
+  // The bundled Google trio installs itself after start; the screen is opened once it has.
+  await waitFor(() => ['gmail', 'google_calendar', 'google_drive'].every((name) => existsSync(join(home, 'plugins', 'installed', name, 'current'))), 20_000, 'the bundled trio to be installed');
   browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
   page = await context.newPage();
@@ -80,10 +88,32 @@ describe('Plugins screen', () => {
     await card('slack').waitFor({ state: 'detached' });
     await expect(card('github').isVisible()).resolves.toBe(true);
     await page.getByRole('searchbox', { name: 'Search' }).fill('');
+    // Installed: only what is always present (the bundled trio) and the dev_local folder.
     await page.getByRole('combobox', { name: 'Show' }).selectOption('installed');
-    await page.getByText('No plugin matches this search.').waitFor();
+    await card('slack').waitFor({ state: 'detached' });
+    await card('gmail').getByText('v1.0.0 · bundled').waitFor();
+    await expect(card('devtool').isVisible()).resolves.toBe(true);
     await page.getByRole('combobox', { name: 'Show' }).selectOption('all');
     await card('slack').waitFor();
+  });
+
+  it('shows a dev_local folder as a Development card and names the refused folder and field', async () => {
+    await card('devtool').getByText('Development', { exact: true }).waitFor();
+    await card('devtool').getByText('v0.0.1 · unsigned').waitFor();
+    const note = page.getByRole('note').filter({ hasText: 'Unsigned development plugins are loaded from' });
+    await note.getByText(`Refused ${join(home, 'dev-plugins', 'broken')} — invalid_manifest (colour)`, { exact: false }).waitFor();
+    await page.getByRole('switch', { name: 'devtool enabled' }).click();
+    await badge('devtool').getByText('Ready').waitFor();
+    await card('devtool').scrollIntoViewIfNeeded();
+    await saveScreenshot(page, 'plugins-dev-local-1280x800-light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.setViewportSize({ width: 800, height: 600 });
+    await card('devtool').scrollIntoViewIfNeeded();
+    await saveScreenshot(page, 'plugins-dev-local-800x600-dark');
+    await note.scrollIntoViewIfNeeded();
+    await saveScreenshot(page, 'plugins-dev-local-note-800x600-dark');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: 'light' });
   });
 
   it('installs with a progress bar, enables, refuses a bad key and turns Ready with a good one', async () => {

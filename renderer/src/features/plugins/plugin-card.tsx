@@ -45,7 +45,8 @@ export function PluginCard({ entry, store }: { entry: CatalogEntry; store: Store
   const status = hostedLiveStatus(state) ?? effectiveStatus(entry, state);
   const development = state?.source === 'dev_local';
   const view = readinessOf(status);
-  const consent = consentLine(entry);
+  // An unsigned dev_local folder: nothing vouches for what its templates call.
+  const consent = development ? { text: 'Unsigned code from your dev_local folder: Fermix has not verified it; its tools call the URLs its manifest names.', leaves: true, hosted: false } : consentLine(entry);
   const installed = entry.installed !== null;
   const enabled = state?.enabled ?? false;
   const onLoadConfig = useCallback(() => void store.getState().loadConfig(entry.name), [store, entry.name]);
@@ -103,7 +104,7 @@ export function PluginCard({ entry, store }: { entry: CatalogEntry; store: Store
       {(status === 'ready' || status === 'reconnect_needed') && state && (state.account || state.tools.length > 0) && (
         <p className="small muted plugin-tools">
           {state.account && <>Connected as {state.account}. </>}
-          {state.tools.length > 0 && <>{state.tools.length} tools: {state.tools.join(', ')}</>}
+          {state.tools.length > 0 && <>{state.tools.length} {state.tools.length === 1 ? 'tool' : 'tools'}: {state.tools.join(', ')}</>}
         </p>
       )}
       {installing && <InstallProgressBar name={entry.display_name} progress={progress} />}
