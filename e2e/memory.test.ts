@@ -1,4 +1,4 @@
-// The Memory screen in Chromium against a real daemon: memories stored through memory_store (the invoke
+// The Memory screen in Chromium against a real daemon, reached from the command palette: memories stored through memory_store (the invoke
 // boundary) are listed with category, scope and confidence; a search narrows them (and whose: owner scope
 // leaves out a conversation's memories); Forget asks once, then the memory is gone from the window and the daemon.
 // Screenshots: e2e/artifacts/memory-*.png at 1440×900, 1280×800, 800×600 and 390×844, light and dark.
@@ -30,7 +30,12 @@ describe('the Memory screen', () => {
   it('says what it is for while empty, then lists, searches and forgets memories', { timeout: 60_000 }, async () => {
     const { page } = app;
     const nav = page.getByRole('navigation', { name: 'Main' });
-    await nav.getByRole('button', { name: 'Memory' }).click();
+    // The palette lists the place: Ctrl+K, its name, Enter.
+    await page.keyboard.press('Control+K');
+    await page.getByRole('combobox', { name: 'Type a command or a conversation title' }).fill('Memory');
+    await page.getByRole('listbox', { name: 'Commands' }).getByRole('option', { name: 'Memory' }).waitFor();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Memory', level: 1 }).waitFor();
     await page.getByText('Nothing is remembered yet.').waitFor();
     await shootSizes(page, 'memory-empty', VIEWPORT, [VIEWPORT, { width: 390, height: 844 }]);
 
