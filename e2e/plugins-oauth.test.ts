@@ -17,6 +17,7 @@ import { startGithubGate, startOAuthServer, TEST_CLIENT_ID, TEST_CLIENT_SECRET, 
 import { startGithubFake, type GithubFake } from '../test/fixtures/plugin-fakes/github-fake.js';
 import { runFermixAsync, tempHome } from '../test/support/daemon-process.js';
 import { requireRendererBuild } from './support/build-output.js';
+import { seriousViolations } from './support/axe.js';
 import { launchChromium, saveScreenshot } from './support/chromium.js';
 
 let as: OAuthServer;
@@ -82,15 +83,19 @@ async function signInThroughPopup(button: string): Promise<string> {
   return text;
 }
 
+/** Screenshots at two sizes in light and dark, and axe's serious findings (none may remain) for each. */
 async function shots(name: string): Promise<void> {
+  const found: string[] = [];
   for (const [width, height] of [[1280, 800], [800, 600]] as const) {
     await page.setViewportSize({ width, height });
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await card().scrollIntoViewIfNeeded();
       await saveScreenshot(page, `${name}-${width}x${height}-${scheme}`);
+      found.push(...(await seriousViolations(page, `${name} ${width}x${height} ${scheme}`)));
     }
   }
+  expect(found).toEqual([]);
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.emulateMedia({ colorScheme: 'light' });
 }

@@ -12,6 +12,7 @@ import { createTestPolicy } from '../main/net/test-policy.js';
 import { SLACK_GOOD_TOKEN, startSlackFake, type SlackFake } from '../test/fixtures/plugin-fakes/slack-fake.js';
 import { BIN, tempHome, waitFor } from '../test/support/daemon-process.js';
 import { requireRendererBuild } from './support/build-output.js';
+import { seriousViolations } from './support/axe.js';
 import { launchChromium, saveScreenshot } from './support/chromium.js';
 
 let fake: SlackFake;
@@ -112,6 +113,9 @@ describe('Plugins screen', () => {
     await saveScreenshot(page, 'plugins-dev-local-800x600-dark');
     await note.scrollIntoViewIfNeeded();
     await saveScreenshot(page, 'plugins-dev-local-note-800x600-dark');
+    const found = await seriousViolations(page, 'Plugins with dev_local (dark)');
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect([...found, ...(await seriousViolations(page, 'Plugins with dev_local (light)'))]).toEqual([]);
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.emulateMedia({ colorScheme: 'light' });
   });
