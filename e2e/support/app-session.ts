@@ -16,9 +16,14 @@ export interface AppSession {
   close(): Promise<void>;
 }
 
-/** config.toml pointing the daemon at a scripted model server as its one (primary) provider. */
+/**
+ * config.toml pointing the daemon at a scripted model server as its one (primary) provider. Model-written
+ * titles are off (unless `extra` sets [fermix_core] itself): their extra request would take turns from the
+ * specs' scripts, and the specs check first-words titles; main/agent/conversation-title.test.ts tests them.
+ */
 export function providerConfig(baseUrlOpenAI: string, extra = ''): string {
-  return `[providers.local]\ntype = "openai-compatible"\nbase_url = "${baseUrlOpenAI}"\nmodel = "m"\nprimary = true\n${extra ? `\n${extra}\n` : ''}`;
+  const titles = /^\[fermix_core\]$/m.test(extra) ? '' : '[fermix_core]\nmodel_titles = false\n\n';
+  return `${titles}[providers.local]\ntype = "openai-compatible"\nbase_url = "${baseUrlOpenAI}"\nmodel = "m"\nprimary = true\n${extra ? `\n${extra}\n` : ''}`;
 }
 
 /**

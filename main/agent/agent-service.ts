@@ -27,11 +27,13 @@ import { forkBeforeTurn } from './fork-conversation.js';
 import { createAttachmentStore, toRef } from '../store/attachments.js';
 import { createCompactionStore, type CompactionRow } from '../store/compactions.js';
 import { MAX_RECOMPRESSIONS, createCompactor, overheadTokens } from './compaction/compactor.js';
+import { wantsModelTitle, writeModelTitle } from './conversation-title.js';
 import type { ProviderHandle } from './loop/model-call.js';
 import { isContextOverflow } from './providers/provider-errors.js';
 import { createSubagentRunner } from './subagents/runner.js';
 
 export interface AgentLogger {
+  debug?(message: string, fields?: Record<string, unknown>): void;
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
@@ -339,6 +341,10 @@ export function createAgentService(deps: AgentServiceDeps) {
     settle(turnId, result);
     // After the reply (reference §1.2 step 6), still in the conversation's queue slot: the next turn waits for it.
     const handle = providers.handles().find((each) => each.provider.name === result.provider) ?? providers.handles()[0];
+    // The first exchange names the conversation (conversation-title.ts), with the provider that answered it.
+    if (handle?.provider.name === result.provider && result.status === 'completed' && !shuttingDown && deps.config().fermix_core.model_titles && wantsModelTitle(deps.db, conversationId, turnId)) {
+      await writeModelTitle({ db: deps.db, store, events: deps.events, logger, handle, conversationId, turnId, firstMessage: turn.options.message ?? '', answer: text });
+    }
     if (handle && !shuttingDown && outcome.status !== 'interrupted') await autoCompact(conversationId, handle, turn.options, new AbortController().signal, turnId);
   }
 

@@ -46,6 +46,8 @@ export const configSchema = z.object({
   fermix_core: z.object({
     profile: z.string().default('general'),
     secret_store: z.enum(['keyring', 'file']).default('keyring'),
+    /** After a window conversation's first exchange, ask its provider for a short title (main/agent/conversation-title.ts); false keeps the first words. */
+    model_titles: z.boolean().default(true),
     tools: z.object({
       tool_search: z.object({
         enabled: z.boolean().default(true),
