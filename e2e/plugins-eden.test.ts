@@ -131,4 +131,31 @@ describe('Eden setup screen', () => {
     // The rejected token's answer is an HTTP 422, which Chromium logs as a failed resource: expected, nothing else.
     expect(errors.filter((error) => !error.includes('status of 422'))).toEqual([]);
   });
+
+  it('a tool schema that drifts upstream shows Contract changed and offers no tools', async () => {
+    const original = fake.tools;
+    fake.tools = original.map((tool) => (tool.name === 'eden_read_card' ? { ...tool, inputSchema: { ...tool.inputSchema, properties: { cardId: { type: 'string' }, includeComments: { type: 'boolean' } } } } : tool));
+    try {
+      // Switching it off and on reconnects, and the connect checks the pinned contract again.
+      await page.getByRole('switch', { name: 'Eden enabled' }).click();
+      await badge().getByText('Disabled').waitFor();
+      await page.getByRole('switch', { name: 'Eden enabled' }).click();
+      await badge().getByText('Contract changed').waitFor({ timeout: 20_000 });
+      await card().getByText('changed its tools since this plugin was signed', { exact: false }).waitFor();
+      await badge().scrollIntoViewIfNeeded();
+      await saveScreenshot(page, 'plugins-eden-contract-1280x800-light');
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.setViewportSize({ width: 800, height: 600 });
+      await badge().scrollIntoViewIfNeeded();
+      await saveScreenshot(page, 'plugins-eden-contract-800x600-dark');
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.setViewportSize({ width: 1280, height: 800 });
+      const capabilities = await runFermix(['capabilities', '--json']);
+      const names = (JSON.parse(capabilities.stdout).result.capabilities as { name: string }[]).map((cap) => cap.name);
+      expect(names.filter((name) => name.startsWith('eden_'))).toEqual([]);
+    } finally {
+      fake.tools = original;
+    }
+    expect(errors.filter((error) => !error.includes('status of 422'))).toEqual([]);
+  });
 });

@@ -35,7 +35,12 @@ const err = (code: string, message: string, hint: string, data: Record<string, u
 
 /** Maps a transport or SDK failure to the hosted rail's states. */
 export function classifyHostedError(plugin: string, error: unknown): FermixError {
-  if (isFermixError(error)) return error;
+  if (isFermixError(error)) {
+    // Net.Guard's tags: a refused connection, a reset or a timeout is unreachability (the one retried failure).
+    if (error.code === 'network' || error.code === 'timeout') return err('remote_unreachable', `${plugin} could not be reached (${error.message.slice(0, 200)}).`, 'Check the network; Fermix retries on its own.', { plugin });
+    if (error.code === 'body_too_large') return err('response_too_large', `${plugin} answered with more than the hosted rail's 4 MiB response cap.`, 'Ask for less (a narrower query).', { plugin });
+    return error;
+  }
   if (error instanceof StreamableHTTPError) {
     if (error.code === 401) return err('reauthorization_required', `${plugin} rejected the stored access token.`, `Store a new one with \`fermix plugins auth set ${plugin}\` (or on the setup Plugins page).`, { plugin });
     if (error.code === 403) return err('remote_security_blocked', `${plugin} refused the request by its policy (HTTP 403).`, `Check the token's permissions, then \`fermix plugins auth set ${plugin}\`.`, { plugin });

@@ -54,12 +54,8 @@ export function HostedWorkspacePicker({ entry, store, hasToken }: { entry: Catal
       const chosen = await client.call('plugins.workspace_select', { name: entry.name, workspace_id: workspace, ...(profile ? { profile } : {}) });
       setSaved(`Using the workspace ${chosen.workspace_label} with the ${listing?.profiles.find((each) => each.name === chosen.profile)?.display_name ?? chosen.profile} profile.`);
       setListing((current) => (current ? { ...current, chosen: { workspace_id: chosen.workspace_id, workspace_label: chosen.workspace_label, profile: chosen.profile } } : current));
-      // The connection comes up after the choice is stored: re-read until it has left `connecting`.
-      for (let tries = 0; tries < 40; tries += 1) {
-        await store.getState().recheck(entry.name);
-        if (store.getState().states[entry.name]?.live !== 'connecting') break;
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
+      // The card's live watcher (use-hosted-live.ts) follows the connection from here.
+      await store.getState().recheck(entry.name);
     } catch (caught) {
       setError(toWireError(caught));
     } finally {

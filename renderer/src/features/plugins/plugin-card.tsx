@@ -7,6 +7,7 @@ import { ApiKeyForm } from './api-key-form.js';
 import { ConfigForm } from './config-form.js';
 import { FixCommand } from './fix-command.js';
 import { HostedWorkspacePicker } from './hosted-workspace-picker.js';
+import { useHostedLive } from './use-hosted-live.js';
 import { InstallProgressBar } from './install-progress.js';
 import { OAuthClientModal, isOAuthProvider } from './oauth-client-modal.js';
 import { PluginLogo } from './plugin-logo.js';
@@ -42,6 +43,7 @@ export function PluginCard({ entry, store }: { entry: CatalogEntry; store: Store
   const panelId = useId();
   const titleId = useId();
   const panelRef = useRef<HTMLDivElement>(null);
+  useHostedLive(entry, store);
   const status = hostedLiveStatus(state) ?? effectiveStatus(entry, state);
   const development = state?.source === 'dev_local';
   const view = readinessOf(status);

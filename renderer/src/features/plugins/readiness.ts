@@ -32,7 +32,7 @@ export const READINESS: Record<string, ReadinessView> = {
   error: { label: 'Refused', tone: 'bad', fix: 'Reinstall', action: 'reinstall', missing: 'Fermix refused to load it.' },
   // Hosted plugins' live connection states (daemon memory only), shown instead of a static "Ready".
   connecting: { label: 'Connecting…', tone: 'muted', fix: null, action: null, missing: 'Connecting to the service.' },
-  upstream_contract_mismatch: { label: 'Contract changed', tone: 'bad', fix: null, action: null, missing: 'The service changed its tools since this plugin was signed, so none are offered until an updated plugin is installed (`fermix plugins upgrade`).' },
+  upstream_contract_mismatch: { label: 'Contract changed', tone: 'bad', fix: null, action: null, missing: 'The service changed its tools since this plugin was signed, so none are offered until an updated plugin is installed (fermix plugins upgrade).' },
   token_rejected: { label: 'Token rejected', tone: 'bad', fix: 'Replace token', action: 'secret', missing: 'The service rejected the stored access token.' },
   insufficient_credential_scope: { label: 'Needs write token', tone: 'warn', fix: 'Replace token', action: 'secret', missing: 'The chosen profile needs a write-scoped token.' },
   workspace_unavailable: { label: 'Workspace gone', tone: 'warn', fix: 'Choose a workspace', action: 'config', missing: 'The chosen workspace is no longer reachable with this token.' },

@@ -1,0 +1,83 @@
+/**
+ * The hosted rail's startup rule against the SDK HTTPS fake: unreachability alone is retried (3
+ * attempts within the 60 s window, here with short delays) and a service that comes up in time is
+ * connected; one that never does ends remote_unreachable with zero tools; a rejected token stops at
+ * the first attempt. Eden's signed manifest and fake tools are the real ones.
+ */
+import { createServer } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRegistry } from '../main/core/capabilities/index.js';
+import { decodeManifest } from '../main/plugins/manifest.js';
+import { createHostedMcpRail, type HostedPluginSpec } from '../main/plugins/rails/mcp-hosted/hosted-rail.js';
+import { createTestPolicy } from '../main/net/test-policy.js';
+import { EDEN_READ_TOKEN, startEdenFake } from './fixtures/hosted-mcp/eden-fake.js';
+import type { HostedFake } from './fixtures/hosted-mcp/server.js';
+import { PLUGIN_SOURCES } from './fixtures/plugin-fakes/catalog-fixture.js';
+import { waitFor } from './support/daemon-process.js';
+
+const file = join(PLUGIN_SOURCES, 'eden', 'plugin.json');
+const manifest = decodeManifest(readFileSync(file, 'utf8'), file, 'eden');
+const spec = (token = EDEN_READ_TOKEN): HostedPluginSpec => ({ manifest, token, choice: { workspace_id: 'ws_research', workspace_label: 'Research', profile: 'retrieval' } });
+let fake: HostedFake;
+let deadPort: number;
+
+/** A port nothing listens on (bound, then closed). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+beforeAll(async () => {
+  fake = await startEdenFake();
+  deadPort = await closedPort();
+});
+afterAll(async () => fake.close());
+
+function railTo(overrides: Record<string, number>) {
+  const registry = createRegistry();
+  const rail = createHostedMcpRail({ registry, retryDelaysMs: [50, 50], net: { policy: createTestPolicy(), ca: fake.ca, lookup: async () => [{ address: '127.0.0.1', family: 4 }], testPortOverrides: overrides } });
+  return { registry, rail };
+}
+
+describe('hosted rail startup', () => {
+  it('retries an unreachable service and connects when it comes up within the attempts', async () => {
+    const overrides = { 'mcp.eden.so': deadPort };
+    const { registry, rail } = railTo(overrides);
+    try {
+      rail.apply({ eden: spec() });
+      await waitFor(() => (rail.state('eden')?.attempts ?? 0) >= 1 && rail.state('eden')?.last_code === 'remote_unreachable', 10_000, 'a failed first attempt');
+      expect(rail.state('eden')?.status).toBe('connecting');
+      overrides['mcp.eden.so'] = fake.server.port;
+      await rail.settled();
+      expect(rail.state('eden')).toMatchObject({ status: 'ready', last_error: null });
+      expect(registry.list().filter((cap) => cap.metadata.plugin === 'eden')).toHaveLength(12);
+    } finally {
+      await rail.close();
+    }
+  });
+
+  it('gives up after 3 unreachable attempts with zero tools, and stops at once on a rejected token', async () => {
+    const { registry, rail } = railTo({ 'mcp.eden.so': deadPort });
+    try {
+      rail.apply({ eden: spec() });
+      await rail.settled();
+      expect(rail.state('eden')).toMatchObject({ status: 'remote_unreachable', attempts: 3, tools: [] });
+      expect(registry.list()).toEqual([]);
+    } finally {
+      await rail.close();
+    }
+    const second = railTo({ 'mcp.eden.so': fake.server.port });
+    try {
+      second.rail.apply({ eden: spec('eden_pat_revokedrevokedrevoked') });
+      await second.rail.settled();
+      expect(second.rail.state('eden')).toMatchObject({ status: 'reauthorization_required', attempts: 1, tools: [] });
+    } finally {
+      await second.rail.close();
+    }
+  });
+});
