@@ -76,6 +76,7 @@ describe('dev_local plugin folders', () => {
       [join(devDir, 'slack'), 'plugin_name_collision', 'name'],
     ]);
     expect(refusals[3].message).toBe(`${join(devDir, 'slack', 'plugin.json')}: field \`name\` is "slack", which a catalog or installed plugin already uses.`);
+    expect((await run('reload')).stdout).toContain(`refused dev_local folder — unverified_remote_runtime: ${join(devDir, 'hosted_demo', 'plugin.json')}: field \`runtime.kind\` is remote_mcp`);
     const people = await run('list');
     expect(people.stdout).toContain(`refused dev_local folder — invalid_manifest: ${join(devDir, 'broken', 'plugin.json')}: field \`colour\` is not a known field.`);
 

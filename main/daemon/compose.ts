@@ -173,6 +173,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     });
     try {
       plugins.reload();
+      // A refused dev_local folder fails loudly in the log too; the daemon and the other plugins run on.
+      for (const refusal of plugins.supervisor.devLocal()?.refusals ?? []) logger.warn('dev_local plugin folder refused', { folder: refusal.folder, code: refusal.code, field: refusal.field, error: refusal.message });
     } catch (error) {
       logger.error('plugins could not be loaded', { error: String(error) });
     }

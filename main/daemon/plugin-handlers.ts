@@ -21,7 +21,7 @@ export function createPluginHandlers(service: PluginService, options: { onChange
     'plugins.gc': () => service.gc(),
     'plugins.enable': async (input) => changed(await service.enable(input.name)),
     'plugins.disable': (input) => changed(service.disable(input.name)),
-    'plugins.reload': () => changed({ plugins: service.reload() }),
+    'plugins.reload': () => changed({ plugins: service.reload(), dev_local: service.supervisor.devLocal() }),
     'plugins.set_secret': async (input) => changed(await service.setSecret(input.name, input.value)),
     'plugins.clear_secret': (input) => changed(service.clearSecret(input.name)),
     'plugins.auth_status': (input) => ({ plugins: service.authStatus(input.name) }),

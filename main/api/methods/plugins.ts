@@ -90,7 +90,7 @@ export const pluginMethods = {
   'plugins.reload': defineMethod({
     description: 'Re-read plugin settings, store and secrets, and swap the registered plugin tools.',
     input: z.object({}).strict().default({}),
-    output: z.object({ plugins: z.array(pluginStateSchema) }),
+    output: z.object({ plugins: z.array(pluginStateSchema), dev_local: devLocalReportSchema.optional() }),
   }),
   'plugins.set_secret': defineMethod({
     description: 'Store an api_key plugin\'s key in the keychain after its health check accepts it.',
