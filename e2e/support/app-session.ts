@@ -30,10 +30,12 @@ export function providerConfig(baseUrlOpenAI: string, extra = ''): string {
  * A real `fermix daemon` in a fresh home (with the given config.toml, if any), Debian's Chromium, and the
  * window signed in through the printed URL. Close it in afterAll: the daemon is stopped by its pid.
  */
-export async function startAppSession(options: { config?: string; colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number } } = {}): Promise<AppSession> {
+export async function startAppSession(options: { config?: string; colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number }; prepareHome?: (home: string) => void } = {}): Promise<AppSession> {
   requireRendererBuild();
   const home = tempHome('fermix-e2e-');
   if (options.config) writeFileSync(join(home, 'config.toml'), options.config);
+  // Before the daemon opens it, e.g. a database seeded with a long conversation.
+  options.prepareHome?.(home);
   const daemon = await startDaemonProcess(home);
   let browser: Browser | undefined;
   try {

@@ -1,5 +1,4 @@
 import { useMemo } from 'react';
-import { VirtualList } from '../../ui/virtual-list.js';
 import { ApprovalCard } from './items/approval-card.js';
 import { AssistantMessage } from './items/assistant-message.js';
 import { DirectoryCard } from './items/directory-card.js';
@@ -11,6 +10,7 @@ import { ToolCallCard } from './items/tool-call-card.js';
 import { TurnFooter } from './items/turn-footer.js';
 import { UserMessage } from './items/user-message.js';
 import { WorkerCards } from './items/worker-cards.js';
+import { ThreadList } from './thread-list.js';
 import { displayItems, type DisplayItem } from './thread/display.js';
 import type { Thread, ThreadItem } from './thread/thread-types.js';
 
@@ -75,13 +75,12 @@ function renderItem(item: DisplayItem) {
 export function ThreadView({ items, thread, conversationId }: { items: readonly ThreadItem[]; thread: Thread | null; conversationId: string }) {
   const shown = useMemo(() => displayItems(thread ?? { items: [...items], turns: {}, hold: 'running' }), [thread, items]);
   return (
-    <VirtualList
+    <ThreadList
       items={shown}
       itemKey={itemKey}
       renderItem={renderItem}
       estimateHeight={estimateHeight}
       label="Messages"
-      followOutput
       resetKey={conversationId}
       className="thread"
     />

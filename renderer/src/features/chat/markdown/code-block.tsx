@@ -1,8 +1,42 @@
-import { useMemo, useState } from 'react';
-import { highlight } from './highlight.js';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { CodePiece } from './highlighter.js';
+
+/**
+ * Longer blocks stay plain: highlighting is a nicety, and a block that grows with every streamed delta
+ * is re-highlighted each time, so the cap keeps streaming cheap (20,000 characters ≈ 500 lines).
+ */
+export const HIGHLIGHT_MAX_CHARS = 20_000;
+
+type Highlighter = typeof import('./highlighter.js');
+let highlighter: Highlighter | null = null;
+let loading: Promise<Highlighter> | null = null;
+
+/** The grammars are a chunk of their own, fetched the first time a code block is shown. */
+function loadHighlighter(): Promise<Highlighter> {
+  loading ??= import('./highlighter.js').then((module) => (highlighter = module));
+  return loading;
+}
+
+function renderPieces(pieces: CodePiece[]): ReactNode[] {
+  return pieces.map((piece, index) => (typeof piece === 'string' ? piece : <span key={index} className={piece.className}>{renderPieces(piece.children)}</span>));
+}
+
+function useHighlighted(text: string, lang: string): CodePiece[] | null {
+  const wanted = Boolean(lang) && text.length <= HIGHLIGHT_MAX_CHARS;
+  const [ready, setReady] = useState(highlighter !== null);
+  useEffect(() => {
+    if (!wanted || ready) return;
+    let live = true;
+    void loadHighlighter().then(() => live && setReady(true));
+    return () => {
+      live = false;
+    };
+  }, [wanted, ready]);
+  return useMemo(() => (wanted && ready && highlighter ? highlighter.highlightCode(text, lang) : null), [wanted, ready, text, lang]);
+}
 
 export function CodeBlock({ lang, text }: { lang: string; text: string }) {
-  const tokens = useMemo(() => highlight(text, lang), [text, lang]);
+  const pieces = useHighlighted(text, lang);
   const [copied, setCopied] = useState(false);
   const copy = () => {
     void navigator.clipboard?.writeText(text).then(() => {
@@ -19,9 +53,7 @@ export function CodeBlock({ lang, text }: { lang: string; text: string }) {
         </button>
       </figcaption>
       <pre tabIndex={0}>
-        <code>
-          {tokens.map((token, index) => (token.kind === 'plain' ? token.text : <span key={index} className={`tok-${token.kind}`}>{token.text}</span>))}
-        </code>
+        <code>{pieces ? renderPieces(pieces) : text}</code>
       </pre>
     </figure>
   );

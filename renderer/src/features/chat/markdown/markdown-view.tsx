@@ -1,90 +1,82 @@
-import { memo, useMemo, type ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
+import Markdown, { type Components, type ExtraProps } from 'react-markdown';
+import remarkBreaks from 'remark-breaks';
+import { gfmReading } from './gfm-reading.js';
 import { CodeBlock } from './code-block.js';
-import { parseMarkdown, type Block, type Inline } from './parse-markdown.js';
+import { safeHref } from './safe-href.js';
 
-/** Model text as elements (never as HTML). Memoized on the text: streaming re-parses only the message that grew. */
+/** Hast text under a node (a fenced block's code element holds text only, no highlighting plugin runs). */
+function textOf(node: ExtraProps['node'] | { type: string; value?: string; children?: unknown[] } | undefined): string {
+  if (!node) return '';
+  if (node.type === 'text') return (node as { value: string }).value;
+  return ((node as { children?: unknown[] }).children ?? []).map((child) => textOf(child as { type: string })).join('');
+}
+
+/** The page's h1 is the conversation title, so a reply's `#` is an h2 (styled as md-h1) and so on. */
+function heading(level: 1 | 2 | 3 | 4 | 5 | 6) {
+  const Tag = `h${Math.min(6, level + 1)}` as 'h2';
+  return function Heading({ children }: { children?: ReactNode }) {
+    return <Tag className={`md-h${level}`}>{children}</Tag>;
+  };
+}
+
+const COMPONENTS: Components = {
+  h1: heading(1),
+  h2: heading(2),
+  h3: heading(3),
+  h4: heading(4),
+  h5: heading(5),
+  h6: heading(6),
+  pre({ node }) {
+    const code = node?.children.find((child) => child.type === 'element' && child.tagName === 'code');
+    const classes = code && code.type === 'element' ? code.properties.className : undefined;
+    const lang = (Array.isArray(classes) ? classes.map(String) : []).find((name) => name.startsWith('language-'))?.slice('language-'.length) ?? '';
+    return <CodeBlock lang={lang} text={textOf(code).replace(/\n$/, '')} />;
+  },
+  a({ href, children }) {
+    const safe = safeHref(href);
+    // Opens outside the app: the Electron shell hands it to the system browser, a browser opens a tab.
+    if (safe) return <a href={safe} target="_blank" rel="noopener noreferrer" title={safe}>{children}</a>;
+    // javascript:, file:, relative…: the words stay, with the target shown as text, never as a link.
+    return <>{children}{href ? ` (${href})` : null}</>;
+  },
+  // No image is loaded from a reply (no remote loads, no tracking pixels): its description stays as text.
+  img({ alt }) {
+    return alt ? <span className="md-image-alt">[{alt}]</span> : null;
+  },
+  table({ children }) {
+    return (
+      <div className="md-table">
+        <table>{children}</table>
+      </div>
+    );
+  },
+  li({ className, children }) {
+    return <li className={className?.includes('task-list-item') ? 'task' : undefined}>{children}</li>;
+  },
+  input({ type, checked }) {
+    if (type !== 'checkbox') return null;
+    return <input type="checkbox" checked={Boolean(checked)} readOnly disabled aria-label={checked ? 'done' : 'not done'} />;
+  },
+};
+
+const REMARK_PLUGINS = [gfmReading, remarkBreaks];
+
+/** Every URL is kept for the components above to judge; only `a` uses one, and only a safe one as a link. */
+const keepUrl = (url: string) => url;
+
+/**
+ * Model text as elements through react-markdown (never as HTML: raw HTML in a reply stays visible text,
+ * react-markdown's default without rehype-raw). GFM for tables, task lists, strikethrough and bare URLs;
+ * single newlines are line breaks, as models mean them. Memoized on the text: streaming re-parses only
+ * the message that grew. An unclosed fence while streaming runs to the end of the text (CommonMark).
+ */
 export const MarkdownView = memo(function MarkdownView({ text }: { text: string }) {
-  const blocks = useMemo(() => parseMarkdown(text), [text]);
-  return <div className="markdown">{renderBlocks(blocks)}</div>;
+  return (
+    <div className="markdown">
+      <Markdown remarkPlugins={REMARK_PLUGINS} components={COMPONENTS} urlTransform={keepUrl}>
+        {text}
+      </Markdown>
+    </div>
+  );
 });
-
-function renderBlocks(blocks: Block[]): ReactNode[] {
-  return blocks.map((block, index) => renderBlock(block, index));
-}
-
-function renderBlock(block: Block, key: number): ReactNode {
-  switch (block.type) {
-    case 'heading': {
-      const Tag = `h${Math.min(6, block.level + 1)}` as 'h2';
-      return <Tag key={key} className={`md-h${block.level}`}>{renderInline(block.children)}</Tag>;
-    }
-    case 'paragraph':
-      return <p key={key}>{renderInline(block.children)}</p>;
-    case 'code':
-      return <CodeBlock key={key} lang={block.lang} text={block.text} />;
-    case 'quote':
-      return <blockquote key={key}>{renderBlocks(block.children)}</blockquote>;
-    case 'rule':
-      return <hr key={key} />;
-    case 'list': {
-      const items = block.items.map((item, index) => (
-        <li key={index} className={item.checked === null ? undefined : 'task'}>
-          {item.checked !== null && <input type="checkbox" checked={item.checked} readOnly disabled aria-label={item.checked ? 'done' : 'not done'} />}
-          {renderListItem(item.children)}
-        </li>
-      ));
-      return block.ordered ? <ol key={key} start={block.start === 1 ? undefined : block.start}>{items}</ol> : <ul key={key}>{items}</ul>;
-    }
-    case 'table':
-      return (
-        <div key={key} className="md-table">
-          <table>
-            <thead>
-              <tr>{block.head.map((cell, index) => <th key={index} style={alignStyle(block.align[index])}>{renderInline(cell)}</th>)}</tr>
-            </thead>
-            <tbody>
-              {block.rows.map((row, rowIndex) => (
-                <tr key={rowIndex}>{row.map((cell, index) => <td key={index} style={alignStyle(block.align[index])}>{renderInline(cell)}</td>)}</tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      );
-  }
-}
-
-/** A tight list item (one paragraph) renders without the paragraph margin. */
-function renderListItem(children: Block[]): ReactNode {
-  if (children.length === 1 && children[0].type === 'paragraph') return renderInline(children[0].children);
-  return renderBlocks(children);
-}
-
-function alignStyle(align: 'left' | 'center' | 'right' | null) {
-  return align ? { textAlign: align } : undefined;
-}
-
-function renderInline(nodes: Inline[]): ReactNode[] {
-  return nodes.map((node, index) => {
-    switch (node.type) {
-      case 'text':
-        return node.text;
-      case 'break':
-        return <br key={index} />;
-      case 'code':
-        return <code key={index}>{node.text}</code>;
-      case 'strong':
-        return <strong key={index}>{renderInline(node.children)}</strong>;
-      case 'em':
-        return <em key={index}>{renderInline(node.children)}</em>;
-      case 'del':
-        return <del key={index}>{renderInline(node.children)}</del>;
-      case 'link':
-        // Opens outside the app: the Electron shell hands it to the system browser, a browser opens a tab.
-        return (
-          <a key={index} href={node.href} target="_blank" rel="noopener noreferrer" title={node.href}>
-            {renderInline(node.children)}
-          </a>
-        );
-    }
-  });
-}
