@@ -1,6 +1,7 @@
 // Approval cards in Chromium against a real daemon (issue item 3): one card per call — the tool card is the
 // approval while it waits and one line after —, plain words with the exact command or the content a write
-// puts in the file, "Always allow" in words with the daemon's scope (`git status *`), keys (the card takes
+// puts in the file, "Always allow" in words with a choice of the daemon's scopes (`git status *` or exactly this
+// command; later `git status -s` runs unasked, `git push` still asks), keys (the card takes
 // focus: Enter once, A always, D/Escape deny), a message sent meanwhile says it is queued behind the card,
 // and the tool's duration counts only its run, not the wait. Screenshots: e2e/artifacts/approvals-*.png.
 import { existsSync, readFileSync } from 'node:fs';
@@ -29,7 +30,8 @@ describe('approval cards', () => {
       if (lastMessageIsToolResult(request)) return { text: `Result: ${toolResultsOf(request).map((result) => String(result.content).split('\n')[0]).join(' ')}` };
       const said = lastUserText(request);
       if (said === 'init a repo') return { toolCalls: [{ name: 'shell', arguments: { command: 'git init' } }] };
-      if (said.startsWith('status')) return { toolCalls: [{ name: 'shell', arguments: { command: said === 'status again' ? 'git status --porcelain' : 'git status --short' } }] };
+      if (said.startsWith('status')) return { toolCalls: [{ name: 'shell', arguments: { command: said === 'status again' ? 'git status -s' : 'git status --short' } }] };
+      if (said === 'push it') return { toolCalls: [{ name: 'shell', arguments: { command: 'git push' } }] };
       if (said === 'write a note') return { toolCalls: [{ name: 'file_write', arguments: { path: 'note.txt', content: WRITTEN } }] };
       return { text: `You said: ${said}` };
     });
@@ -93,21 +95,48 @@ describe('approval cards', () => {
     expect(app.errors).toEqual([]);
   });
 
-  it('"Always allow" with A saves the program-and-subcommand rule, and the next such command runs without asking', { timeout: 60_000 }, async () => {
+  it('"Always allow" offers a scope choice; "git status *" is saved, a later `git status -s` runs without asking and `git push` still asks', { timeout: 90_000 }, async () => {
     const { page } = app;
     await sendMessage(page, 'status please');
     const card = page.getByRole('group', { name: 'Approval needed: Run a command' });
     await card.waitFor({ timeout: 15_000 });
     await card.getByText(/Always allow covers git status with any arguments/).waitFor();
     await expect.poll(() => cardHasFocus(page)).toBe(true);
-    await page.keyboard.press('a');
+    // The scopes in words, the daemon's default (program and subcommand) first.
+    const scope = card.getByRole('combobox', { name: 'Always allow applies to' });
+    expect(await scope.locator('option').allTextContents()).toEqual(['Commands starting with “git status” (git status *)', 'Exactly this command: git status --short']);
+    // Choosing "exactly" changes what the sentence says will be saved; choosing back restores it.
+    await scope.selectOption('exact');
+    await card.getByText(/Always allow covers git status --short exactly/).waitFor();
+    // Other sizes and the dark theme in this same window (no second sign-in): the select wraps under its label.
+    for (const [width, height, colorScheme] of [[1280, 800, 'light'], [1280, 800, 'dark'], [800, 600, 'dark'], [390, 844, 'light']] as const) {
+      await page.setViewportSize({ width, height });
+      await page.emulateMedia({ colorScheme });
+      await card.scrollIntoViewIfNeeded();
+      await saveScreenshot(page, `approvals-scope-${width}x${height}-${colorScheme}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await scope.selectOption('command');
+    await card.getByText(/Always allow covers git status with any arguments/).waitFor();
+    await card.getByRole('button', { name: 'Always allow', exact: true }).click();
     await page.getByRole('region', { name: /^Tool call shell: (Done|Failed)/ }).filter({ hasText: 'Always allowed' }).waitFor({ timeout: 15_000 });
-    expect(readFileSync(join(app.home, 'config.toml'), 'utf8')).toContain('git status *');
+    expect(readFileSync(join(app.home, 'config.toml'), 'utf8')).toContain('pattern = "git status *"');
 
     await sendMessage(page, 'status again');
-    await page.getByRole('region', { name: /^Tool call shell/ }).filter({ hasText: 'git status --porcelain' }).waitFor({ timeout: 15_000 });
+    await page.getByRole('region', { name: /^Tool call shell/ }).filter({ hasText: 'git status -s' }).waitFor({ timeout: 15_000 });
     await page.getByRole('article', { name: 'Fermix' }).filter({ hasText: /Result:/ }).last().waitFor();
     expect((await apiCall(app.daemon, 'approvals.list')).body.result.pending).toEqual([]);
+
+    // Another subcommand of the same program is not covered: it asks, and D denies it.
+    await sendMessage(page, 'push it');
+    const push = page.getByRole('group', { name: 'Approval needed: Run a command' });
+    await push.waitFor({ timeout: 15_000 });
+    expect(await push.locator('.approval-target code').innerText()).toBe('git push');
+    expect((await apiCall(app.daemon, 'approvals.list')).body.result.pending.map((each: { args: { command: string } }) => each.args.command)).toEqual(['git push']);
+    await expect.poll(() => cardHasFocus(page)).toBe(true);
+    await page.keyboard.press('d');
+    await page.getByRole('region', { name: /^Tool call shell/ }).filter({ hasText: 'git push' }).getByText('Denied — it did not run').waitFor({ timeout: 15_000 });
     expect(app.errors).toEqual([]);
   });
 

@@ -45,7 +45,8 @@ export interface ThreadState {
   /** Holds the running turn after its current step (chat.pause); the result is said in the thread. */
   pauseTurn(): Promise<void>;
   resumeTurn(): Promise<void>;
-  answerApproval(approvalId: string, answer: 'once' | 'always' | 'deny'): Promise<void>;
+  /** `scope`: one of the card's scopes for an "always" answer (absent = the daemon's default). */
+  answerApproval(approvalId: string, answer: 'once' | 'always' | 'deny', scope?: string): Promise<void>;
   /** A message whose send failed, sent again (its row is replaced by the new attempt). */
   retrySend(key: string): Promise<void>;
   /** Edit-and-resend (with `message`) or regenerate (without): chat.fork; resolves to the new conversation's id. */
@@ -369,11 +370,11 @@ export function createThreadStore(deps: ThreadDeps): StoreApi<ThreadState> {
         }
       },
 
-      async answerApproval(approvalId, answer) {
+      async answerApproval(approvalId, answer, scope) {
         const set_ = (change: (item: Item<'approval'>) => Item<'approval'>) => mapItems((item) => (item.kind === 'approval' && item.approvalId === approvalId ? change(item) : item));
         set_((item) => ({ ...item, state: 'answering', error: null }));
         try {
-          await client.call('approvals.answer', { id: approvalId, answer });
+          await client.call('approvals.answer', { id: approvalId, answer, ...(answer === 'always' && scope !== undefined ? { scope } : {}) });
           set_((item) => (item.state === 'answering' ? { ...item, state: answer } : item));
         } catch (error) {
           set_((item) => ({ ...item, state: 'pending', error: toWireError(error) }));

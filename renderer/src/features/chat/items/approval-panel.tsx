@@ -1,14 +1,16 @@
-import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { ErrorNotice } from '../../../app/error-notice.js';
 import { useThread } from '../../../app/model-context.js';
 import type { ApprovalItem } from '../thread/display.js';
+import { ApprovalScopeSelect } from './approval-scope-select.js';
 import { contentPreview, plainReason, ruleWords, targetOf } from './approval-words.js';
 
 /**
  * The question part of an approval: what will run (the exact command, or the content a write puts in a
  * file), the warning for unjailed commands, what "Always allow" saves (in words), and the three answers.
  * It takes focus when it appears (unless a half-typed message has it) so the keys answer it at once:
- * Enter = allow once, A = always, D or Escape = deny. Keys typed in the message box are never taken.
+ * Enter = allow once, A = always (with the scope chosen beside it — the daemon's default until changed),
+ * D or Escape = deny. Keys typed in the message box or the scope list are never taken.
  */
 export function ApprovalPanel({ approval, capability, args }: { approval: ApprovalItem; capability: string; args: unknown }) {
   const answer = useThread((state) => state.answerApproval);
@@ -19,7 +21,12 @@ export function ApprovalPanel({ approval, capability, args }: { approval: Approv
   const shown = approval.args ?? args;
   const target = targetOf(shown);
   const preview = contentPreview(capability, shown);
-  const rule = approval.alwaysCovers ? ruleWords(capability, approval.alwaysCovers) : null;
+  const scopes = approval.scopes ?? [];
+  const [scopeId, setScopeId] = useState<string | undefined>(undefined);
+  const chosen = scopes.find((scope) => scope.id === scopeId) ?? scopes[0];
+  const covers = chosen?.rule ?? approval.alwaysCovers;
+  const rule = covers ? ruleWords(capability, covers) : null;
+  const always = () => void answer(approval.approvalId, 'always', chosen?.id);
 
   useEffect(() => {
     // Once, when the card appears: a later re-render must not pull focus back from the message box. Not
@@ -31,13 +38,14 @@ export function ApprovalPanel({ approval, capability, args }: { approval: Approv
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (busy || event.altKey || event.ctrlKey || event.metaKey) return;
-    if (event.target instanceof HTMLElement && event.target.closest('details')) return;
+    if (event.target instanceof HTMLElement && event.target.closest('details, select')) return;
     const key = event.key.toLowerCase();
     const choice = key === 'enter' && event.target === event.currentTarget ? 'once' : key === 'a' && rule ? 'always' : key === 'd' || key === 'escape' ? 'deny' : null;
     if (!choice) return;
     event.preventDefault();
     event.stopPropagation();
-    void answer(approval.approvalId, choice);
+    if (choice === 'always') always();
+    else void answer(approval.approvalId, choice);
   };
 
   return (
@@ -64,6 +72,7 @@ export function ApprovalPanel({ approval, capability, args }: { approval: Approv
           {preview.more > 0 && <figcaption className="muted small">…and {preview.more.toLocaleString('en-US')} more lines</figcaption>}
         </figure>
       )}
+      <ApprovalScopeSelect scopes={scopes} value={chosen?.id ?? ''} disabled={busy} onChange={setScopeId} />
       <p className="always-covers" id={ruleId}>
         {rule ? (
           <>
@@ -77,7 +86,7 @@ export function ApprovalPanel({ approval, capability, args }: { approval: Approv
         <button type="button" className="primary" disabled={busy} onClick={() => void answer(approval.approvalId, 'once')} aria-keyshortcuts="Enter">
           Allow once
         </button>
-        <button type="button" disabled={busy || !rule} onClick={() => void answer(approval.approvalId, 'always')} aria-describedby={ruleId} aria-keyshortcuts="A">
+        <button type="button" disabled={busy || !rule} onClick={always} aria-describedby={ruleId} aria-keyshortcuts="A">
           Always allow
         </button>
         <button type="button" className="danger" disabled={busy} onClick={() => void answer(approval.approvalId, 'deny')} aria-keyshortcuts="D Escape">

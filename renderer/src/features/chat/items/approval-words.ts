@@ -83,7 +83,7 @@ export function ruleWords(capability: string, covers: AlwaysCovers): { code: str
     const head = pattern.slice(0, -2);
     code = head;
     scope = 'with any arguments';
-    sentence = `From now on commands starting with “${head}” run without asking (rule: ${pattern}).`;
+    sentence = `From now on commands starting with “${head}” run without asking (rule: ${pattern}), but not when combined with other commands.`;
   } else if (pattern.endsWith('/*') || pattern.endsWith('/**')) {
     const folder = pattern.replace(/\/\*\*?$/, '');
     code = folder;

@@ -5,7 +5,7 @@
  */
 import type { EventEnvelope } from '../../../../../main/api/events.js';
 import type { WireError } from '../../../../../main/core/errors.js';
-import { FINISHED, type AlwaysCovers, type ApprovalState, type DirectoryState, type Thread, type ThreadItem, type ToolImage, type TurnStatus } from './thread-types.js';
+import { FINISHED, type AlwaysCovers, type ApprovalScopeChoice, type ApprovalState, type DirectoryState, type Thread, type ThreadItem, type ToolImage, type TurnStatus } from './thread-types.js';
 import { applySubagentEvent, type WorkerCardState } from '../items/worker-card-state.js';
 
 type Payload = Record<string, any>;
@@ -77,6 +77,7 @@ export function approvalFromCard(card: unknown, fallback: { approvalId: string; 
     reason: typeof raw.reason === 'string' ? raw.reason : fallback.reason,
     args: raw.args,
     alwaysCovers: covers && typeof covers.permission === 'string' ? covers : null,
+    scopes: Array.isArray(raw.scopes) ? (raw.scopes as ApprovalScopeChoice[]).filter((scope) => typeof scope?.id === 'string' && typeof scope.words === 'string' && typeof scope.rule?.permission === 'string') : [],
     warning: typeof raw.warning === 'string' ? raw.warning : null,
     state: 'pending',
     error: null,

@@ -148,7 +148,7 @@ describe('building a thread from what the daemon stored', () => {
       conversationId: C,
       messages: [message(1, 'user', 'hi', 2), message(2, 'assistant', 'hello', 3), message(3, 'user', 'list', 5), message(4, 'assistant', '', 6), message(5, 'tool', 'out', 7), message(6, 'assistant', 'listed', 8), message(7, 'user', 'write', 11)],
       turns: [turn('T1', 1, 'completed'), turn('T2', 4, 'completed', [call('c1', 'ok')]), turn('T3', 10, 'parked', [call('c2', 'parked')])],
-      approvals: [{ id: 'A9', capability: 'shell', policy_class: 'exec', args: {}, reason: 'r', always_covers: { permission: 'shell', pattern: 'ls *', action: 'allow', source: 'always-answer' }, unjailed: false, warning: null, origin: 'chat', conversation_id: C, requested_at: at(12) }],
+      approvals: [{ id: 'A9', capability: 'shell', policy_class: 'exec', args: {}, reason: 'r', always_covers: { permission: 'shell', pattern: 'ls *', action: 'allow', source: 'always-answer' }, scopes: [], unjailed: false, warning: null, origin: 'chat', conversation_id: C, requested_at: at(12) }],
       directories: [],
       replay: { events: [], latest_seq: 40, complete: true },
     });

@@ -31,6 +31,13 @@ export interface AlwaysCovers {
   unjailed?: boolean;
 }
 
+/** One "Always allow" scope the daemon offers: the rule it saves and that rule in words. */
+export interface ApprovalScopeChoice {
+  id: string;
+  rule: AlwaysCovers;
+  words: string;
+}
+
 export type ApprovalState = 'pending' | 'answering' | 'once' | 'always' | 'deny' | 'cancelled';
 export type DirectoryState = 'pending' | 'answering' | 'granted' | 'denied' | 'expired';
 
@@ -64,6 +71,8 @@ export type ThreadItem =
       reason: string;
       args: unknown;
       alwaysCovers: AlwaysCovers | null;
+      /** The scopes "Always allow" offers, the default first (absent from a daemon that offers one). */
+      scopes?: ApprovalScopeChoice[];
       /** One line when the command runs without the OS jail (with the account's full rights). */
       warning: string | null;
       state: ApprovalState;
