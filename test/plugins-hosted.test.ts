@@ -9,7 +9,7 @@
  * --json` and doctor; a revoked token is reauthorization_required.
  */
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDaemon, type RunningDaemon } from '../main/daemon/compose.js';
@@ -168,5 +168,25 @@ describe('hosted MCP rail in the daemon: Eden', () => {
     expect(refused.ok === false && [refused.error.code, refused.error.hint]).toEqual(['reauthorization_required', expect.stringContaining('fermix plugins auth set eden')]);
     expect(await eden()).toMatchObject({ live: 'reauthorization_required', tools: [] });
     expect(daemon.capabilities.registry.find('eden_read_card')).toBeUndefined();
+  });
+
+  it('re-checks provenance on every load, and plugins doctor without a daemon says the runtime state is unavailable', async () => {
+    fake.tokens.add(EDEN_WRITE_TOKEN);
+    await must('plugins.disable', { name: 'eden' });
+    await must('plugins.enable', { name: 'eden' });
+    await liveIs('ready');
+    appendFileSync(join(home, 'plugins', 'installed', 'eden', '1.0.0', 'plugin.json'), '\n');
+    const tampered = await eden();
+    expect([tampered.status, tampered.tools, tampered.detail]).toEqual(['error', [], expect.stringContaining('plugin_tampered')]);
+    expect(daemon.capabilities.registry.list().filter((cap) => cap.name.startsWith('eden_'))).toEqual([]);
+
+    await must('plugins.install', { name: 'eden' });
+    await daemon.stop('test done');
+    daemon = undefined as unknown as RunningDaemon;
+    // No daemon: the static result, the hosted plugin marked remote with no live state, and the CLI says so.
+    const doctor = await runFermix(['plugins', 'doctor', 'eden', '--json']);
+    expect(doctor.code, doctor.stderr).toBe(0);
+    expect(JSON.parse(doctor.stdout).result.plugins).toEqual([expect.objectContaining({ name: 'eden', status: 'ready', live: null, remote: true })]);
+    expect(doctor.stderr).toContain('Runtime status unavailable — daemon not running');
   });
 });
