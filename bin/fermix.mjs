@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // `fermix` — runs the bundled CLI; builds it first in a checkout where it is missing.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
+import vm from 'node:vm';
 
 // SQLite is WebAssembly (node-sqlite3-wasm, 1.3 MB): by default V8 re-compiles its hot functions with
 // TurboFan on background threads, which cost ~170 ms of CPU in every daemon start and more than it saved
@@ -11,6 +13,7 @@ import { setFlagsFromString } from 'node:v8';
 // enough for the daemon's light queries. Set before the bundle loads, because the module compiles on import.
 setFlagsFromString('--liftoff-only');
 
+const outDir = fileURLToPath(new URL('../out/node/', import.meta.url));
 const bundle = new URL('../out/node/cli.mjs', import.meta.url);
 if (!existsSync(fileURLToPath(bundle))) {
   const build = spawnSync(process.execPath, [fileURLToPath(new URL('../scripts/build-node.mjs', import.meta.url)), '--quiet'], { stdio: 'inherit' });
@@ -19,4 +22,72 @@ if (!existsSync(fileURLToPath(bundle))) {
     process.exit(1);
   }
 }
-await import(bundle.href);
+
+/**
+ * `fermix daemon` runs from out/node/daemon.cjs (the same CLI as one CommonJS file), compiled with a V8
+ * code cache: with it V8 skips parsing and compiling the daemon's JavaScript (~70 ms of CPU per start,
+ * docs/decisions/0027). The cache is named after the bundle's size and mtime, because V8 itself only
+ * checks the source length; V8 rejects it on a different Node version or flags, and it is then rewritten.
+ * Returns undefined when the bundle cannot be compiled or evaluated (the caller falls back to cli.mjs).
+ */
+function loadDaemonBundle() {
+  const file = `${outDir}daemon.cjs`;
+  let stamp;
+  try {
+    const stat = statSync(file);
+    stamp = `${stat.size}-${Math.trunc(stat.mtimeMs)}`;
+  } catch {
+    return undefined; // an older build without the daemon bundle
+  }
+  const cacheFile = `${outDir}daemon-${stamp}.v8cache`;
+  let cachedData;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    cachedData = undefined;
+  }
+  try {
+    // ASCII by construction (scripts/build-node.mjs): latin1 gives V8 a one-byte string without UTF-8 decoding.
+    const source = readFileSync(file, 'latin1');
+    const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+      filename: file,
+      cachedData,
+      importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    });
+    const module = { exports: {} };
+    script.runInThisContext()(module.exports, createRequire(file), module, file, outDir);
+    if (cachedData === undefined || script.cachedDataRejected) {
+      // Written once the daemon has started, so the cache holds the functions start-up compiled; by rename,
+      // so concurrent daemons never read half a file. Failing to write (a read-only install) only costs speed.
+      setTimeout(() => {
+        try {
+          writeFileSync(`${cacheFile}.${process.pid}.tmp`, script.createCachedData());
+          renameSync(`${cacheFile}.${process.pid}.tmp`, cacheFile);
+          for (const name of readdirSync(outDir)) {
+            if (name.endsWith('.v8cache') && `${outDir}${name}` !== cacheFile) rmSync(`${outDir}${name}`, { force: true });
+          }
+        } catch {
+          // no cache this time
+        }
+      }, 3_000).unref();
+    }
+    return module.exports.runCli;
+  } catch (error) {
+    console.error(`fermix: the daemon bundle could not be loaded (${error.message}); starting from the ESM bundle.`);
+    return undefined;
+  }
+}
+
+const verb = process.argv[2];
+const daemonVerb = verb === 'daemon' || verb === 'run';
+if (daemonVerb) {
+  // Without it V8 let the old generation grow to ~100 MB of garbage before collecting it (the heap limit
+  // here is ~4 GB) and kept a 32 MB young generation: RSS 234 MB after 300 turns with 36-45 MB live.
+  // With it: a smaller heap-growing factor and young generation, 123-138 MB after 300 turns, idle -12 MB;
+  // it costs more frequent GCs (~+5 ms CPU per turn, docs/decisions/0027). A heuristic, not a limit:
+  // unlike --max-old-space-size it cannot make the daemon run out of heap.
+  setFlagsFromString('--optimize-for-size');
+}
+const runCli = daemonVerb ? loadDaemonBundle() : undefined;
+if (runCli) process.exitCode = await runCli(process.argv.slice(2));
+else await import(bundle.href);

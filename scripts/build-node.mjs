@@ -3,7 +3,7 @@
 // load files beside themselves (node-sqlite3-wasm's and web-tree-sitter's .wasm), N-API modules, and big lazily loaded ones.
 // Runs in `prepare` (so `npx fermix` works right after `npm ci`) and before tests and benchmarks.
 import { build } from 'esbuild';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -35,6 +35,42 @@ const zodEnglishOnly = {
 };
 mkdirSync(dirname(outfile), { recursive: true });
 const started = Date.now();
+const external = [
+  'electron', 'node-sqlite3-wasm', '@napi-rs/keyring', '@nut-tree-fork/*', 'playwright-core', 'playwright',
+  'bufferutil', 'utf-8-validate', '@sigstore/*', 'web-tree-sitter',
+];
+// `fermix daemon` runs from one CommonJS file instead (out/node/daemon.cjs): bin/fermix.mjs compiles it
+// with vm.Script and a V8 code cache, which skips parsing and compiling the daemon's JavaScript on every
+// start after the first (measured: docs/decisions/0027). Lazy imports become lazy require()s inside it.
+const daemonBuild = build({
+  stdin: { contents: "export { runCli } from './main/cli/main.ts';", resolveDir: root, sourcefile: 'daemon-entry.ts', loader: 'ts' },
+  outfile: join(dirname(outfile), 'daemon.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  supported: { 'dynamic-import': false },
+  // No comments or indentation: less to read on every start (names stay, for stack traces). ASCII only,
+  // so the loader reads it as latin1: a one-byte string (4 MB of heap, not 8) and no UTF-8 decoding.
+  minifyWhitespace: true,
+  charset: 'ascii',
+  define: { 'import.meta.url': '__fermixImportMetaUrl' },
+  banner: { js: "const __fermixImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  external,
+  plugins: [zodEnglishOnly],
+  logLevel: 'warning',
+  // Written by rename, never in place: a daemon starting meanwhile reads either the old file or the new one.
+  write: false,
+}).then(({ outputFiles }) => {
+  const target = join(dirname(outfile), 'daemon.cjs');
+  // charset 'ascii' escapes strings, templates and names, but not regular-expression literals (readability's
+  // word lists): \uXXXX means the same code unit there, in /u and non-/u patterns alike.
+  const contents = Buffer.from(outputFiles[0].text.replace(/[^\x00-\x7f]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`), 'latin1');
+  // An unchanged bundle keeps its mtime, which names its V8 code cache (bin/fermix.mjs): no cold start after a no-op build.
+  if (existsSync(target) && Buffer.compare(readFileSync(target), contents) === 0) return;
+  writeFileSync(`${target}.${process.pid}.tmp`, contents);
+  renameSync(`${target}.${process.pid}.tmp`, target);
+});
 const result = await build({
   entryPoints: { cli: join(root, 'main', 'cli', 'index.ts') },
   outdir: dirname(outfile),
@@ -46,10 +82,7 @@ const result = await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  external: [
-    'electron', 'node-sqlite3-wasm', '@napi-rs/keyring', '@nut-tree-fork/*', 'playwright-core', 'playwright',
-    'bufferutil', 'utf-8-validate', '@sigstore/*', 'web-tree-sitter',
-  ],
+  external,
   // Bundled CommonJS dependencies (ws, ajv) call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __fermixCreateRequire } from 'node:module'; const require = __fermixCreateRequire(import.meta.url);" },
   plugins: [zodEnglishOnly],
@@ -59,6 +92,7 @@ const result = await build({
 });
 // Kept for the layering test: the daemon's module graph must never contain electron.
 writeFileSync(join(root, 'out', 'node', 'meta.json'), JSON.stringify(result.metafile));
+await daemonBuild;
 if (!process.argv.includes('--quiet')) console.log(`built ${outfile} in ${Date.now() - started} ms`);
 // The signed plugin catalog (resources/catalog/) is built here too, so a clean `npm ci` has one.
 await import('./build-catalog.mjs');
