@@ -1,6 +1,7 @@
 // MCP benchmarks: (1) one local stdio tool call through our registry and the invoke boundary (gate,
 // argument validation, pinning check, audit written to SQLite) against a raw SDK client calling the same
-// fixture server — goal ≤ 1.2×; (2) from daemon start until the 400 tools of one server are registered.
+// fixture server — goal ≤ 1.2× — median and p95; (2) from daemon start until the 400 tools of one server
+// are registered.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,21 +11,22 @@ import { startDaemon } from '../../main/daemon/compose.js';
 import { createMcpStack, nodeServer, TOOLS_SERVER } from '../../main/mcp/test-stack.js';
 import { median, metric, percentile, type Metric } from '../metric.js';
 
-const CALLS = 300;
-const WARMUP = 30;
+const CALLS = 600;
+const WARMUP = 60;
 /** The fixture's own tools (echo, add, slow, sleep, mutate, crash, Fetch-URL.v2) + generated ones = 400. */
 const FIXTURE_BASE_TOOLS = 7;
 
-async function time(calls: number, work: (index: number) => Promise<unknown>): Promise<number[]> {
-  const samples: number[] = [];
-  for (let index = 0; index < calls; index += 1) {
-    const started = process.hrtime.bigint();
-    await work(index);
-    samples.push(Number(process.hrtime.bigint() - started) / 1e6);
-  }
-  return samples;
+async function once(work: () => Promise<unknown>): Promise<number> {
+  const started = process.hrtime.bigint();
+  await work();
+  return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
+/**
+ * Both sides call `echo` on their own copy of the same fixture server (a separate process each, so one
+ * side's queue never delays the other). Calls alternate one by one, and which side goes first flips every
+ * pair, so load from anything else on the machine lands on both alike.
+ */
 async function callOverhead(): Promise<Metric[]> {
   const stack = createMcpStack();
   const raw = new Client({ name: 'bench', version: '1.0.0' });
@@ -32,22 +34,33 @@ async function callOverhead(): Promise<Metric[]> {
     stack.supervisor.apply({ bench: nodeServer(TOOLS_SERVER) });
     await stack.supervisor.settled();
     await raw.connect(new StdioClientTransport({ command: process.execPath, args: [TOOLS_SERVER], stderr: 'ignore' }));
-    const ours = (index: number) => stack.invoker.execute('mcp_bench_echo', { text: `call ${index}` }, { trust: 'operator', origin: 'chat' });
-    const sdk = (index: number) => raw.callTool({ name: 'echo', arguments: { text: `call ${index}` } });
-    await time(WARMUP, ours);
-    await time(WARMUP, sdk);
-    // Interleaved rounds, so machine load drifts hit both sides alike.
+    const ours = (index: number) => () => stack.invoker.execute('mcp_bench_echo', { text: `call ${index}` }, { trust: 'operator', origin: 'chat' });
+    const sdk = (index: number) => () => raw.callTool({ name: 'echo', arguments: { text: `call ${index}` } });
+    for (let index = 0; index < WARMUP; index += 1) {
+      await once(ours(index));
+      await once(sdk(index));
+    }
     const oursSamples: number[] = [];
     const rawSamples: number[] = [];
-    for (let round = 0; round < 6; round += 1) {
-      oursSamples.push(...(await time(CALLS / 6, ours)));
-      rawSamples.push(...(await time(CALLS / 6, sdk)));
+    for (let index = 0; index < CALLS; index += 1) {
+      if (index % 2 === 0) {
+        oursSamples.push(await once(ours(index)));
+        rawSamples.push(await once(sdk(index)));
+      } else {
+        rawSamples.push(await once(sdk(index)));
+        oursSamples.push(await once(ours(index)));
+      }
     }
+    const audited = stack.audit.query({ capability: 'mcp_bench_echo', limit: 10_000 }).length;
+    if (audited !== CALLS + WARMUP) throw new Error(`expected ${CALLS + WARMUP} audit records of the bench calls, found ${audited}`);
     const ratio = median(oursSamples) / median(rawSamples);
     return [
       metric('stdio call via registry+invoke, median', median(oursSamples), 'ms', undefined, 'lower', `p95 ${percentile(oursSamples, 95).toFixed(3)} ms`),
+      metric('stdio call via registry+invoke, p95', percentile(oursSamples, 95), 'ms'),
       metric('stdio call via raw SDK client, median', median(rawSamples), 'ms', undefined, 'lower', `p95 ${percentile(rawSamples, 95).toFixed(3)} ms`),
-      metric('registry+invoke / raw SDK (median)', ratio, '×', 1.2, 'lower', `${CALLS} calls each, audit written to SQLite per call`),
+      metric('stdio call via raw SDK client, p95', percentile(rawSamples, 95), 'ms'),
+      metric('registry+invoke / raw SDK (median)', ratio, '×', 1.2, 'lower', `${CALLS} calls each, alternating; policy, gate, pin check, argument validation and one audit record per call (journaled, then group-committed to SQLite) all on`),
+      metric('registry+invoke / raw SDK (p95)', percentile(oursSamples, 95) / percentile(rawSamples, 95), '×'),
     ];
   } finally {
     await raw.close();
