@@ -84,7 +84,7 @@ export const configSchema = z.object({
       api_key_ref: z.string().optional(),
       max_file_mb: z.number().int().min(1).max(200).default(20),
     }).strict().prefault({}),
-    /** enabled, trust_dev_key and [fermix_core.plugins.<name>] tables; anything else is refused (main/plugins/settings.ts). */
+    /** enabled, trust_dev_key, dev_local and [fermix_core.plugins.<name>] tables; anything else is refused (main/plugins/settings.ts). */
     plugins: pluginsSettingsSchema,
     /** Plugin OAuth clients, one table per provider (main/plugins/auth/providers.ts); the secret stays in the secret store. */
     oauth: z.partialRecord(z.enum(['google', 'github', 'notion', 'x', 'slack', 'tesla']), z.object({

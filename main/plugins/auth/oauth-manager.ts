@@ -93,8 +93,8 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
   }
 
   /**
-   * The connected account's name from the provider's profile call (GitHub `GET /user` login, Google
-   * userinfo email, Notion `users/me`). Best effort: a sign-in never fails because this call did.
+   * The connected account's name from the provider's profile call (GitHub `GET /user` login, Notion
+   * `users/me` bot owner). Best effort: a sign-in never fails because this call did.
    */
   async function fetchAccount(provider: OAuthProviderName, accessToken: string): Promise<string | null> {
     const profile = OAUTH_PROVIDERS[provider].account;

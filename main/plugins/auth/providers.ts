@@ -35,8 +35,8 @@ export const OAUTH_PROVIDERS: Record<OAuthProviderName, OAuthProviderSpec> = {
   }),
   google: spec({
     name: 'google', display_name: 'Google', client_auth: 'client_secret_post', extra_params: { access_type: 'offline', prompt: 'consent' },
-    // OpenID Connect userinfo: the trio asks for `openid email`, so the email is there.
-    account: { url: 'https://openidconnect.googleapis.com/v1/userinfo', paths: [['email']] },
+    // No account call yet: the trio's manifests have no profile tool and no fake answers Google's
+    // userinfo, so "Connected as" stays empty for Google rather than resting on an untested call.
     server: { issuer: 'https://accounts.google.com', authorization_endpoint: 'https://accounts.google.com/o/oauth2/v2/auth', token_endpoint: 'https://oauth2.googleapis.com/token', revocation_endpoint: 'https://oauth2.googleapis.com/revoke' },
   }),
   notion: spec({
