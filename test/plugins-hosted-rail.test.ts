@@ -5,16 +5,22 @@
  * the first attempt. Eden's signed manifest and fake tools are the real ones.
  */
 import { createServer } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRegistry } from '../main/core/capabilities/index.js';
 import { decodeManifest } from '../main/plugins/manifest.js';
 import { createHostedMcpRail, type HostedPluginSpec } from '../main/plugins/rails/mcp-hosted/hosted-rail.js';
+import type { HostedChoice } from '../main/plugins/rails/mcp-hosted/workspace-choice.js';
+import { readPluginsSettings } from '../main/plugins/settings.js';
+import { installPlugin } from '../main/plugins/store/install.js';
+import { createPluginStore } from '../main/plugins/store/store.js';
+import { createPluginSupervisor } from '../main/plugins/supervisor.js';
 import { createTestPolicy } from '../main/net/test-policy.js';
 import { EDEN_READ_TOKEN, startEdenFake } from './fixtures/hosted-mcp/eden-fake.js';
 import type { HostedFake } from './fixtures/hosted-mcp/server.js';
-import { PLUGIN_SOURCES } from './fixtures/plugin-fakes/catalog-fixture.js';
+import { makeTestCatalog, PLUGIN_SOURCES } from './fixtures/plugin-fakes/catalog-fixture.js';
 import { waitFor } from './support/daemon-process.js';
 
 const file = join(PLUGIN_SOURCES, 'eden', 'plugin.json');
@@ -22,6 +28,7 @@ const manifest = decodeManifest(readFileSync(file, 'utf8'), file, 'eden');
 const spec = (token = EDEN_READ_TOKEN): HostedPluginSpec => ({ manifest, token, choice: { workspace_id: 'ws_research', workspace_label: 'Research', profile: 'retrieval' } });
 let fake: HostedFake;
 let deadPort: number;
+let dir: string;
 
 /** A port nothing listens on (bound, then closed). */
 async function closedPort(): Promise<number> {
@@ -35,8 +42,12 @@ async function closedPort(): Promise<number> {
 beforeAll(async () => {
   fake = await startEdenFake();
   deadPort = await closedPort();
+  dir = mkdtempSync(join(tmpdir(), 'fermix-hosted-rail-'));
 });
-afterAll(async () => fake.close());
+afterAll(async () => {
+  await fake.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 function railTo(overrides: Record<string, number>) {
   const registry = createRegistry();
@@ -78,6 +89,34 @@ describe('hosted rail startup', () => {
       expect(second.rail.state('eden')).toMatchObject({ status: 'reauthorization_required', attempts: 1, tools: [] });
     } finally {
       await second.rail.close();
+    }
+  });
+
+  it('the supervisor: needs_workspace until chosen, then the live state in status and in the prompt when the contract drifted', async () => {
+    const fixture = await makeTestCatalog(join(dir, 'cat'), [join(PLUGIN_SOURCES, 'eden')]);
+    const store = createPluginStore(join(dir, 'plugins'));
+    await installPlugin({ store, catalog: fixture.catalog(), coreVersion: '0.1.0' }, 'eden');
+    const { registry, rail } = railTo({ 'mcp.eden.so': fake.server.port });
+    let choice: HostedChoice | null = null;
+    const supervisor = createPluginSupervisor({
+      store, catalog: fixture.catalog(), registry, coreVersion: '0.1.0', net: {}, hostedMcp: rail, hostedChoice: () => choice,
+      secrets: { get: () => EDEN_READ_TOKEN, has: () => true },
+      settings: () => readPluginsSettings({ enabled: ['eden'], eden: { secret_ref: 'keychain:plugin_eden_EDEN_PERSONAL_ACCESS_TOKEN' } }),
+    });
+    const original = fake.tools;
+    try {
+      expect(supervisor.reload()[0]).toMatchObject({ name: 'eden', status: 'needs_workspace', tools: [], remote: true });
+      expect(rail.state('eden')).toBeUndefined();
+      fake.tools = original.filter((tool) => tool.name !== 'eden_read_board');
+      choice = { workspace_id: 'ws_research', workspace_label: 'Research', profile: 'retrieval' };
+      expect(supervisor.reload()[0]).toMatchObject({ status: 'ready', live: 'connecting' });
+      await rail.settled();
+      expect(supervisor.states()[0]).toMatchObject({ status: 'ready', live: 'upstream_contract_mismatch', tools: [], detail: expect.stringContaining('missing: eden_read_board') });
+      expect(supervisor.promptStatus()).toEqual([{ name: 'eden', status: 'upstream_contract_mismatch' }]);
+      expect(registry.list()).toEqual([]);
+    } finally {
+      fake.tools = original;
+      await rail.close();
     }
   });
 });

@@ -233,7 +233,8 @@ export function createPluginSupervisor(deps: SupervisorDeps) {
     /** The dev_local scan of the last reload (null when `dev_local` is not set). */
     devLocal: () => devReport,
     /** For the runtime prompt: enabled plugins only (ready ones list their tools from the registry). */
-    promptStatus: () => states.filter((state) => state.enabled).map((state) => ({ name: state.name, status: state.status })),
+    // A hosted plugin that is enabled and ready on paper but not connected shows its live state (status=upstream_contract_mismatch…).
+    promptStatus: () => withLive().filter((state) => state.enabled).map((state) => ({ name: state.name, status: state.remote && state.status === 'ready' && state.live && state.live !== 'ready' ? state.live : state.status })),
   };
 }
 export type PluginSupervisor = ReturnType<typeof createPluginSupervisor>;
