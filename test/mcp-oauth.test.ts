@@ -95,6 +95,20 @@ describe('MCP OAuth sign-in', () => {
     expect(status()).toBe('ready');
   });
 
+  it('a sign-in withdrawn at the server fails the call with needs_auth and puts the server back to waiting for one', async () => {
+    fixture.revokeAll();
+    await expect(stack.invoker.execute('mcp_remote_echo', { text: 'after revocation' }, CALL)).rejects.toMatchObject({ code: 'needs_auth', hint: expect.stringContaining('fermix mcp auth login remote') });
+    expect(status()).toBe('needs_auth');
+    expect(mcpTools()).toEqual([]);
+    // The refused tokens are gone (the SDK invalidated them); signing in again brings the tools back.
+    expect(stack.secrets.has(oauthSecretName('remote', 'TOKENS'))).toBe(false);
+    const started = await stack.oauth.start('remote', { timeoutMs: 20_000 });
+    const waited = stack.oauth.wait('remote', 20_000);
+    expect((await consent(started!.url, 'approve')).status).toBe(200);
+    expect((await waited).state?.status).toBe('ready');
+    expect((await stack.invoker.execute('mcp_remote_echo', { text: 'signed in again' }, CALL)).text).toBe('signed in again');
+  });
+
   it('logout revokes upstream, deletes the sign-in from the secret store, and the server needs a sign-in again', async () => {
     const revocations = fixture.counts.revocations;
     const done = await stack.oauth.logout('remote');

@@ -253,11 +253,13 @@ export function createMcpSupervisor(options: SupervisorOptions): McpSupervisor {
     await teardown(runner);
   }
 
+  /** Status and registry change before the failed call's error reaches its caller; the connection closes after. */
   async function signedOut(runner: Runner, error: unknown): Promise<void> {
-    await stopRunner(runner);
+    const stopped = stopRunner(runner);
     runner.state.last_error = message(error);
     setStatus(runner, 'needs_auth');
     emit({ phase: 'needs_auth', server: runner.state.name, error: runner.state.last_error });
+    await stopped;
   }
 
   /** Synchronous status (a caller reading `list()` right after sees it), then the old connection goes, then an attempt. */
