@@ -19,6 +19,7 @@ import { runFermixAsync, tempHome } from '../test/support/daemon-process.js';
 import { requireRendererBuild } from './support/build-output.js';
 import { seriousViolations } from './support/axe.js';
 import { launchChromium, saveScreenshot } from './support/chromium.js';
+import { openWindow } from './support/window-page.js';
 
 let as: OAuthServer;
 let fake: GithubFake;
@@ -28,7 +29,7 @@ let daemon: RunningDaemon;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-const errors: string[] = [];
+let errors: string[] = [];
 
 beforeAll(async () => {
   requireRendererBuild();
@@ -44,17 +45,7 @@ beforeAll(async () => {
   });
   // The authorization page is github.com to the browser too: resolved to the local server, its test CA accepted.
   browser = await launchChromium([`--host-resolver-rules=MAP github.com 127.0.0.1:${as.server.port}`]);
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light', ignoreHTTPSErrors: true });
-  page = await context.newPage();
-  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-  page.on('response', (response) => {
-    if (response.status() >= 500) errors.push(`response ${response.status()} ${response.url()}`);
-  });
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
-  });
-  await page.goto(daemon.url);
-  await page.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
+  ({ context, page, errors } = await openWindow(browser, daemon.url, { ignoreHTTPSErrors: true }));
   page.setDefaultTimeout(15_000);
   await page.getByRole('button', { name: 'Plugins', exact: true }).click();
 });

@@ -2,7 +2,6 @@
 // root may: `startDaemon({ pluginNet })` injects the loopback Net.Guard exception for the local HTTPS Slack
 // fake. Install with progress, enable, a rejected and an accepted API key (the badge turns Ready and the
 // tools reach `fermix capabilities`, the real CLI), search and filter, and a tampered install refused.
-import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,29 +9,21 @@ import type { Browser, Page } from 'playwright-core';
 import { startDaemon, type RunningDaemon } from '../main/daemon/compose.js';
 import { createTestPolicy } from '../main/net/test-policy.js';
 import { SLACK_GOOD_TOKEN, startSlackFake, type SlackFake } from '../test/fixtures/plugin-fakes/slack-fake.js';
-import { BIN, tempHome, waitFor } from '../test/support/daemon-process.js';
+import { runFermixAsync, tempHome, waitFor } from '../test/support/daemon-process.js';
 import { requireRendererBuild } from './support/build-output.js';
 import { seriousViolations } from './support/axe.js';
 import { launchChromium, saveScreenshot } from './support/chromium.js';
+import { openWindow } from './support/window-page.js';
 
 let fake: SlackFake;
 let home: string;
 let daemon: RunningDaemon;
 let browser: Browser;
 let page: Page;
-const errors: string[] = [];
+let errors: string[] = [];
 
 /** The real CLI, spawned asynchronously: a spawnSync would block the in-process daemon it talks to. */
-function runFermix(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, FERMIX_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runFermix = (args: string[]) => runFermixAsync(home, args);
 
 beforeAll(async () => {
   requireRendererBuild();
@@ -53,14 +44,7 @@ beforeAll(async () => {
   // The bundled Google trio installs itself after start; the screen is opened once it has.
   await waitFor(() => ['gmail', 'google_calendar', 'google_drive'].every((name) => existsSync(join(home, 'plugins', 'installed', name, 'current'))), 20_000, 'the bundled trio to be installed');
   browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
-  page = await context.newPage();
-  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
-  });
-  await page.goto(daemon.url);
-  await page.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
+  ({ page, errors } = await openWindow(browser, daemon.url));
   // A step that never happens fails on its own locator, inside the test's 30 s.
   page.setDefaultTimeout(10_000);
   await page.getByRole('button', { name: 'Plugins', exact: true }).click();
