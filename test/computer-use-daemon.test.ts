@@ -3,7 +3,9 @@
 // switch the tray and /pause share is the one the tool obeys. Run under ci/with-desktop.sh.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { EventEnvelope } from '../main/api/events.js';
+import { startModelServer, toolResultsOf } from './fixtures/model-server/index.js';
 import type { CallContext, DispatchResult } from '../main/api/dispatcher.js';
 import { setUpComputerUse } from '../main/computer/index.js';
 import { createComputerUseControl } from '../main/daemon/computer-handlers.js';
@@ -124,5 +126,38 @@ describe('the tray follows computer use live', () => {
     tray.dispose();
     daemon.computerUse.setPaused(false);
     expect(tray.label()).toBe('Computer use: paused'); // disposed: no longer listening
+  });
+});
+
+describe('/stop in a real turn', () => {
+  it('cuts the running computer_use action short, ends the turn, and frees the desktop; the tray shows it acting meanwhile', { timeout: 60_000 }, async () => {
+    const server = await startModelServer();
+    try {
+      const { daemon, call } = await daemonWith(`[fermix_core.computer_use]\nenabled = true\n\n[permissions]\nmode = "auto"\n\n[providers.local]\ntype = "openai-compatible"\nbase_url = "${server.baseUrlOpenAI}"\nmodel = "m"\nprimary = true\n`);
+      const events: EventEnvelope[] = [];
+      daemon.events.subscribe((event) => void events.push(event));
+      const tray = createComputerUseTrayState({ dispatch: (method, input, context) => daemon.dispatcher.dispatch(method, input, context), subscribe: (listener) => daemon.events.subscribe(listener) });
+      await tray.ready;
+      // A wait as long as the schema allows: only the stop can end it early.
+      server.setScript((request) => (toolResultsOf(request).length > 0 ? { text: 'done' } : { toolCalls: [{ name: 'computer_use', arguments: { action: 'wait', ms: 25_000 } }] }));
+      const sentAt = Date.now();
+      const sent = await call('chat.send', { message: 'wait on the desktop' });
+      const { conversation_id, turn_id } = (sent.ok ? sent.result : {}) as { conversation_id: string; turn_id: string };
+      // The runtime says when the action runs (computer.state acting): then the stop lands inside it.
+      await vi.waitFor(() => expect(tray.label()).toBe('Computer use: acting now'), { timeout: 30_000 });
+      await call('chat.stop', { conversation_id });
+      const finished = () => events.find((event) => event.type === 'chat.turn_finished' && (event.payload as { turn_id: string }).turn_id === turn_id);
+      await vi.waitFor(() => expect(finished()).toBeDefined(), { timeout: 30_000 });
+      expect((finished()!.payload as { status: string }).status).toBe('stopped');
+      await vi.waitFor(() => expect(tray.label()).toBe('Computer use: active'), { timeout: 30_000 });
+      // Actions run one at a time, so the next one runs only once the wait has ended: had the stop not cut it
+      // short, that could not be before 25 s after the message was sent.
+      const next = await call('capabilities.call', { name: 'computer_use', args: { action: 'cursor_position' }, origin: 'chat', interactive: true, conversation_id: 'c-next' });
+      expect(next.ok).toBe(true);
+      expect(Date.now()).toBeLessThan(sentAt + 25_000);
+      tray.dispose();
+    } finally {
+      await server.close();
+    }
   });
 });

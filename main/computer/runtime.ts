@@ -52,6 +52,10 @@ export interface ComputerUseRuntime {
   /** For status and doctor: whether the person's idle time can be read. */
   idleDetection(): { available: boolean; detail: string };
   session(conversationId: string): { actions: number; halted: boolean } | undefined;
+  /** Whether an action is running now (for the tray and the window: "acting now"). */
+  acting(): boolean;
+  /** Called when an action starts and when it ends; returns the unsubscribe. */
+  onActivity(listener: (acting: boolean) => void): () => void;
 }
 
 /** How long a timed-out action gets to reach its next step() before held input is released anyway. */
@@ -74,6 +78,12 @@ export function createComputerUseRuntime(options: ComputerUseRuntimeOptions): Co
   const sessions = new Map<string, Session>();
   let seat: { conversation: string; lastActionAt: number } | undefined;
   let queue: Promise<unknown> = Promise.resolve();
+  let acting = false;
+  const activityListeners = new Set<(acting: boolean) => void>();
+  const setActing = (next: boolean) => {
+    acting = next;
+    for (const listener of activityListeners) listener(next);
+  };
 
   const idle = options.idle;
   const idleDetection = () =>
@@ -113,6 +123,15 @@ export function createComputerUseRuntime(options: ComputerUseRuntimeOptions): Co
 
   async function run(args: ComputerArgs, context: ExecutionContext): Promise<ToolResult> {
     const session = gate(args, context);
+    setActing(true);
+    try {
+      return await perform(args, context, session);
+    } finally {
+      setActing(false);
+    }
+  }
+
+  async function perform(args: ComputerArgs, context: ExecutionContext, session: Session): Promise<ToolResult> {
     const disturbing = COMPUTER_DISTURBING_ACTIONS.has(args.action);
     const notes: string[] = [];
     if (disturbing) {
@@ -199,6 +218,11 @@ export function createComputerUseRuntime(options: ComputerUseRuntimeOptions): Co
       if (seat?.conversation === conversationId) seat = undefined;
     },
     idleDetection,
+    acting: () => acting,
+    onActivity(listener) {
+      activityListeners.add(listener);
+      return () => activityListeners.delete(listener);
+    },
     session(conversationId) {
       const session = sessions.get(conversationId);
       return session ? { actions: session.actions, halted: session.halted } : undefined;

@@ -189,7 +189,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     };
     // Every window and the tray follow the switch live, whoever flips it (tray, another window, `fermix` CLI),
     // and an enable or disable too; with bootEnabled the event says when a restart is still needed.
-    const emitComputerState = () => events.emit('system', 'computer.state', computerUseState(configReader, computerUse, computerNative, config.fermix_core.computer_use.enabled));
+    const emitComputerState = () => events.emit('system', 'computer.state', { ...computerUseState(configReader, computerUse, computerNative, config.fermix_core.computer_use.enabled), acting: computerSetup.ready && computerSetup.runtime.acting() });
     computerUse.onChange(emitComputerState);
     const computerHandlers = createComputerHandlers({ control: computerUse, config: configReader, native: computerNative, configFile: paths.config, bootEnabled: config.fermix_core.computer_use.enabled });
     const setComputerEnabled = computerHandlers['computer.set_enabled'];
@@ -204,7 +204,12 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       const unsubscribe = events.subscribe((event) => {
         if (event.type === 'chat.turn_finished') void runtime.endSession((event.payload as { conversation_id: string }).conversation_id);
       });
-      cleanups.unshift(() => unsubscribe());
+      // "Acting now" in the tray while an action runs.
+      const unsubscribeActivity = runtime.onActivity(emitComputerState);
+      cleanups.unshift(() => {
+        unsubscribe();
+        unsubscribeActivity();
+      });
     }
     // Operator MCP servers start in the background: their tools appear as each one becomes ready.
     const mcp = createMcpService({

@@ -9,6 +9,8 @@ describe('the tray label', () => {
     expect(trayLabel({ enabled: false, paused: false, summary: '' })).toBe('Computer use: not enabled');
     expect(trayLabel({ enabled: true, paused: false, summary: '' })).toBe('Computer use: active');
     expect(trayLabel({ enabled: true, paused: true, summary: '' })).toBe('Computer use: paused');
+    expect(trayLabel({ enabled: true, paused: false, summary: '', acting: true })).toBe('Computer use: acting now');
+    expect(trayLabel({ enabled: true, paused: true, summary: '', acting: true })).toBe('Computer use: paused');
     expect(trayLabel({ enabled: true, paused: false, summary: '', restart_required: true })).toBe('Computer use: enabled, starts after a restart');
     expect(trayLabel({ enabled: false, paused: false, summary: '', restart_required: true })).toBe('Computer use: turned off, stops after a restart');
   });

@@ -1,6 +1,6 @@
 // The tray's view of computer use, kept live through the same API the window uses: computer.status once,
 // then every `computer.state` event on the system stream (pause, resume, enable or disable — from the
-// window, /pause, the CLI or this tray). Its Pause / Resume item calls computer.pause / computer.resume.
+// window, /pause, the CLI or this tray — and an action starting or ending: "acting now"). Its Pause / Resume item calls computer.pause / computer.resume.
 // Plain Node, so it is tested against a real daemon without Electron; tray.ts only draws it.
 import type { CallContext, DispatchResult } from '../api/dispatcher.js';
 import { SYSTEM_STREAM, type EventEnvelope } from '../api/events.js';
@@ -39,7 +39,8 @@ export function trayLabel(state: ComputerState | undefined): string {
   if (!state) return 'Computer use: unknown';
   if (state.restart_required) return state.enabled ? 'Computer use: enabled, starts after a restart' : 'Computer use: turned off, stops after a restart';
   if (!state.enabled) return 'Computer use: not enabled';
-  return state.paused ? 'Computer use: paused' : 'Computer use: active';
+  if (state.paused) return 'Computer use: paused';
+  return state.acting ? 'Computer use: acting now' : 'Computer use: active';
 }
 
 export function createComputerUseTrayState(options: ComputerUseTrayOptions): ComputerUseTrayState {
@@ -55,8 +56,9 @@ export function createComputerUseTrayState(options: ComputerUseTrayOptions): Com
   const call = async (method: 'computer.status' | 'computer.pause' | 'computer.resume') => {
     const answer = await options.dispatch(method, {}, TRAY_CALL);
     if (answer.ok && isComputerState(answer.result)) {
+      // computer.status does not say whether an action runs; the events do, so keep what they said.
       const { enabled, paused, summary, restart_required } = answer.result;
-      update({ enabled, paused, summary, ...(restart_required === undefined ? {} : { restart_required }) });
+      update({ enabled, paused, summary, ...(restart_required === undefined ? {} : { restart_required }), ...(current?.acting ? { acting: true } : {}) });
     }
   };
   const ready = call('computer.status').catch(() => undefined);
