@@ -30,7 +30,7 @@ if (!existsSync(fileURLToPath(bundle))) {
  * checks the source length; V8 rejects it on a different Node version or flags, and it is then rewritten.
  * Returns undefined when the bundle cannot be compiled or evaluated (the caller falls back to cli.mjs).
  */
-function loadDaemonBundle() {
+async function loadDaemonBundle() {
   const file = `${outDir}daemon.cjs`;
   let stamp;
   try {
@@ -46,6 +46,7 @@ function loadDaemonBundle() {
   } catch {
     cachedData = undefined;
   }
+  const sqlite = compileSqliteInBackground(file);
   try {
     // ASCII by construction (scripts/build-node.mjs): latin1 gives V8 a one-byte string without UTF-8 decoding.
     const source = readFileSync(file, 'latin1');
@@ -55,7 +56,26 @@ function loadDaemonBundle() {
       importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     });
     const module = { exports: {} };
-    script.runInThisContext()(module.exports, createRequire(file), module, file, outDir);
+    const evaluate = script.runInThisContext();
+    const precompiled = await sqlite;
+    const SyncModule = WebAssembly.Module;
+    // node-sqlite3-wasm compiles its module synchronously (`new WebAssembly.Module(bytes)`) when the daemon's
+    // modules load (after runCli has parsed the verb); hand it the module compiled meanwhile. Only for those
+    // bytes and only once; put back after 10 s at the latest, if the verb never opens the database.
+    if (precompiled) {
+      const restore = () => {
+        if (WebAssembly.Module !== SyncModule) WebAssembly.Module = SyncModule;
+      };
+      WebAssembly.Module = new Proxy(SyncModule, {
+        construct(target, args, newTarget) {
+          if (args[0]?.byteLength !== precompiled.byteLength) return Reflect.construct(target, args, newTarget);
+          restore();
+          return precompiled.module;
+        },
+      });
+      setTimeout(restore, 10_000).unref();
+    }
+    evaluate(module.exports, createRequire(file), module, file, outDir);
     if (cachedData === undefined || script.cachedDataRejected) {
       // Written once the daemon has started, so the cache holds the functions start-up compiled; by rename,
       // so concurrent daemons never read half a file. Failing to write (a read-only install) only costs speed.
@@ -78,6 +98,21 @@ function loadDaemonBundle() {
   }
 }
 
+/**
+ * Starts compiling SQLite's WebAssembly (1.3 MB) on V8's background threads, so that decoding and validating
+ * it overlaps reading the bundle and deserialising its code cache on the main thread. Resolves to undefined
+ * when anything is off: node-sqlite3-wasm then compiles it itself, as before.
+ */
+function compileSqliteInBackground(bundleFile) {
+  try {
+    const glue = createRequire(bundleFile).resolve('node-sqlite3-wasm');
+    const bytes = readFileSync(glue.replace(/\.js$/, '.wasm'));
+    return WebAssembly.compile(bytes).then((module) => ({ module, byteLength: bytes.byteLength }), () => undefined);
+  } catch {
+    return Promise.resolve(undefined);
+  }
+}
+
 const verb = process.argv[2];
 const daemonVerb = verb === 'daemon' || verb === 'run';
 if (daemonVerb) {
@@ -88,6 +123,6 @@ if (daemonVerb) {
   // unlike --max-old-space-size it cannot make the daemon run out of heap.
   setFlagsFromString('--optimize-for-size');
 }
-const runCli = daemonVerb ? loadDaemonBundle() : undefined;
+const runCli = daemonVerb ? await loadDaemonBundle() : undefined;
 if (runCli) process.exitCode = await runCli(process.argv.slice(2));
 else await import(bundle.href);
