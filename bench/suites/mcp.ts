@@ -23,32 +23,42 @@ async function once(work: () => Promise<unknown>): Promise<number> {
 }
 
 /**
- * Both sides call `echo` on their own copy of the same fixture server (a separate process each, so one
- * side's queue never delays the other). Calls alternate one by one, and which side goes first flips every
- * pair, so load from anything else on the machine lands on both alike.
+ * Each side calls `echo` on its own copy of the same fixture server (a separate process each, so one
+ * side's queue never delays another). Calls alternate one by one and which side goes first rotates, so
+ * load from anything else on the machine lands on all alike. The third side is the raw SDK asked for
+ * what client.ts asks on every call (progress that extends the timeout, a cancel signal), to split the
+ * ratio into what the SDK costs for those features and what our boundary costs.
  */
 async function callOverhead(): Promise<Metric[]> {
   const stack = createMcpStack();
   const raw = new Client({ name: 'bench', version: '1.0.0' });
+  const rawSame = new Client({ name: 'bench-same-options', version: '1.0.0' });
   try {
     stack.supervisor.apply({ bench: nodeServer(TOOLS_SERVER) });
     await stack.supervisor.settled();
     await raw.connect(new StdioClientTransport({ command: process.execPath, args: [TOOLS_SERVER], stderr: 'ignore' }));
+    await rawSame.connect(new StdioClientTransport({ command: process.execPath, args: [TOOLS_SERVER], stderr: 'ignore' }));
     const ours = (index: number) => () => stack.invoker.execute('mcp_bench_echo', { text: `call ${index}` }, { trust: 'operator', origin: 'chat' });
     const sdk = (index: number) => () => raw.callTool({ name: 'echo', arguments: { text: `call ${index}` } });
+    // What client.ts asks of the SDK on every call: progress that extends the timeout, and a signal to cancel.
+    const sdkSame = (index: number) => () => rawSame.callTool({ name: 'echo', arguments: { text: `call ${index}` } }, undefined, {
+      timeout: 10_000, resetTimeoutOnProgress: true, maxTotalTimeout: 100_000, onprogress: () => {}, signal: new AbortController().signal,
+    });
     for (let index = 0; index < WARMUP; index += 1) {
       await once(ours(index));
       await once(sdk(index));
+      await once(sdkSame(index));
     }
     const oursSamples: number[] = [];
     const rawSamples: number[] = [];
+    const sameSamples: number[] = [];
+    const sides = [() => oursSamples, () => rawSamples, () => sameSamples] as const;
+    const calls = [ours, sdk, sdkSame] as const;
     for (let index = 0; index < CALLS; index += 1) {
-      if (index % 2 === 0) {
-        oursSamples.push(await once(ours(index)));
-        rawSamples.push(await once(sdk(index)));
-      } else {
-        rawSamples.push(await once(sdk(index)));
-        oursSamples.push(await once(ours(index)));
+      // Rotate which side goes first.
+      for (let turn = 0; turn < 3; turn += 1) {
+        const side = (index + turn) % 3;
+        sides[side]().push(await once(calls[side](index)));
       }
     }
     const audited = stack.audit.query({ capability: 'mcp_bench_echo', limit: 10_000 }).length;
@@ -61,9 +71,12 @@ async function callOverhead(): Promise<Metric[]> {
       metric('stdio call via raw SDK client, p95', percentile(rawSamples, 95), 'ms'),
       metric('registry+invoke / raw SDK (median)', ratio, '×', 1.2, 'lower', `${CALLS} calls each, alternating; policy, gate, pin check, argument validation and one audit record per call (journaled, then group-committed to SQLite) all on`),
       metric('registry+invoke / raw SDK (p95)', percentile(oursSamples, 95) / percentile(rawSamples, 95), '×'),
+      metric('raw SDK with our call options / plain raw SDK (median)', median(sameSamples) / median(rawSamples), '×', undefined, 'lower', 'progress-extended timeout + cancel signal: what the SDK itself costs for features the issue requires'),
+      metric('registry+invoke / raw SDK with our call options (median)', median(oursSamples) / median(sameSamples), '×', undefined, 'lower', 'the boundary alone: policy, gate, pin check, validation, audit'),
     ];
   } finally {
     await raw.close();
+    await rawSame.close();
     await stack.close();
   }
 }
