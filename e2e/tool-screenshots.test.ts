@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '../main/browser/test-pages.js';
 import { startModelServer, toolResultsOf, type ModelServer } from '../test/fixtures/model-server/index.js';
 import { providerConfig, sendMessage, startAppSession, type AppSession } from './support/app-session.js';
+import { seriousViolations } from './support/axe.js';
 import { saveScreenshot } from './support/chromium.js';
 
 if (!process.env.DISPLAY) throw new Error('This e2e test needs an X display for computer_use: run it as `sh ci/with-desktop.sh npx vitest run e2e/tool-screenshots.test.ts`.');
@@ -59,6 +60,8 @@ describe('tool screenshots in the chat', () => {
     ] as const) {
       await page.setViewportSize({ width: shot.width, height: shot.height });
       await page.emulateMedia({ colorScheme: shot.colorScheme });
+      // The cards with their images pass the accessibility check the other screens pass (e2e/a11y.test.ts).
+      expect(await seriousViolations(page, `chat with tool screenshots ${shot.width}x${shot.height} (${shot.colorScheme})`)).toEqual([]);
       for (const [which, img] of [['browser', browserShot], ['desktop', desktopShot]] as const) {
         await img.scrollIntoViewIfNeeded();
         expect(await img.isVisible()).toBe(true);
