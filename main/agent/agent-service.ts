@@ -28,6 +28,7 @@ import { createAttachmentStore, toRef } from '../store/attachments.js';
 import { createCompactionStore, type CompactionRow } from '../store/compactions.js';
 import { MAX_RECOMPRESSIONS, createCompactor, overheadTokens } from './compaction/compactor.js';
 import { wantsModelTitle, writeModelTitle } from './conversation-title.js';
+import { ROUTING_SETUP_HINT, routedHandles } from './providers/routing.js';
 import type { ProviderHandle } from './loop/model-call.js';
 import { isContextOverflow } from './providers/provider-errors.js';
 import { createSubagentRunner } from './subagents/runner.js';
@@ -157,7 +158,7 @@ export function createAgentService(deps: AgentServiceDeps) {
   const holds = new Map<string, TurnHold>();
   const subagents = createSubagentRunner({
     registry: deps.registry, invoker: deps.invoker, events: deps.events, config: deps.config, services: deps.services ?? (() => ({})),
-    handles: () => providers.handles(), parentTurn: (id) => running.get(id)?.turnId ?? null, parentStore: store,
+    handles: (route) => (route ? routedHandles(deps.config(), (config) => providers.handles(config), route, ROUTING_SETUP_HINT) : providers.handles()), parentTurn: (id) => running.get(id)?.turnId ?? null, parentStore: store,
     checkpoint: (id, signal) => holds.get(id)?.checkpoint(signal) ?? Promise.resolve(), retry, now,
   });
   let shuttingDown = false;
@@ -493,7 +494,8 @@ export function createAgentService(deps: AgentServiceDeps) {
     },
     /** skill_run: a supervised sub-turn through the same loop, with the tools the skill runner chose. */
     runSubTurn(request: SubTurnRequest): Promise<SubTurnResult> {
-      return runSubTurn({ db: deps.db, store, invoker: deps.invoker, events: deps.events, candidates: () => providers.handles(), retry, role: () => mainAgentRole(deps.config()) }, request);
+      const candidates = (route: SubTurnRequest['route']) => (route ? routedHandles(deps.config(), (config) => providers.handles(config), route, route.hint) : providers.handles());
+      return runSubTurn({ db: deps.db, store, invoker: deps.invoker, events: deps.events, candidates, retry, role: () => mainAgentRole(deps.config()) }, request);
     },
     /** Plugin enable/disable/logout: the next turn rebuilds its runtime prompt. */
     invalidatePrompts(): void {

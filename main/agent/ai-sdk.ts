@@ -3,5 +3,5 @@
  * (ai-runtime.ts): the SDK and its provider packages are ~1.3 MB of JavaScript that a daemon
  * without a turn to run need not parse at start-up. Type-only imports elsewhere are free.
  */
-export { APICallError, generateText, jsonSchema, streamText, tool } from 'ai';
+export { APICallError, defaultSettingsMiddleware, generateText, jsonSchema, streamText, tool, wrapLanguageModel } from 'ai';
 export { createLanguageModel } from './providers/language-model.js';

@@ -136,6 +136,21 @@ export const configSchema = z.object({
   if (subagentRole !== undefined && subagentRole !== BUILTIN_OPERATOR_ROLE && config.roles[subagentRole] === undefined) {
     context.addIssue({ code: 'custom', path: ['agents', 'subagent', 'role'], message: `no role named "${subagentRole}" (define [roles.${subagentRole}] tools = [...], or use "${BUILTIN_OPERATOR_ROLE}")` });
   }
+  // Subagent routing (main/agent/providers/routing.ts): the provider must be configured (by name, or by a
+  // type only one provider has), a model belongs to a named provider, and effort needs an OpenAI-protocol one.
+  const routing = config.fermix_core.routing;
+  const byType = (type: string) => Object.entries(config.providers).filter(([, entry]) => entry.type === type);
+  const routedName = routing.subagent_provider === undefined ? undefined : config.providers[routing.subagent_provider] ? routing.subagent_provider : byType(routing.subagent_provider).length === 1 ? byType(routing.subagent_provider)[0][0] : undefined;
+  if (routing.subagent_provider !== undefined && routedName === undefined) {
+    context.addIssue({ code: 'custom', path: ['fermix_core', 'routing', 'subagent_provider'], message: `no configured provider is named "${routing.subagent_provider}" (configured: ${Object.keys(config.providers).join(', ') || 'none'}); name one of [providers.<name>]` });
+  }
+  if (routing.subagent_model !== undefined && routing.subagent_provider === undefined) {
+    context.addIssue({ code: 'custom', path: ['fermix_core', 'routing', 'subagent_model'], message: 'subagent_model needs subagent_provider: set the provider that serves this model too' });
+  }
+  const effortProvider = routedName ?? primaries[0]?.[0] ?? Object.keys(config.providers)[0];
+  if (routing.subagent_effort !== undefined && effortProvider !== undefined && config.providers[effortProvider].type === 'anthropic') {
+    context.addIssue({ code: 'custom', path: ['fermix_core', 'routing', 'subagent_effort'], message: `subagent_effort applies to OpenAI-protocol providers, and subagents run on ${effortProvider} (anthropic); remove it or route subagents to an openai or openai-compatible provider` });
+  }
 });
 
 export type FermixConfig = z.output<typeof configSchema>;

@@ -94,7 +94,13 @@ export function createSkillRunner(deps: SkillRunnerDeps) {
           maxIterations: skill.max_iterations,
           signal,
           services: { ...context.services, skillScope: { depth, allowed: tools.map((cap) => cap.name), trust } satisfies SkillScope },
-          provider: skill.provider,
+          route: {
+            ...(skill.provider !== undefined ? { provider: skill.provider } : {}),
+            ...(skill.model !== undefined ? { model: skill.model } : {}),
+            ...(skill.temperature !== undefined ? { temperature: skill.temperature } : {}),
+            source: `Skill ${skill.name} (${skill.file})`,
+            hint: `Set provider in ${skill.file} to the name or type of a provider in config.toml (\`fermix providers list\`), or remove it to use the primary; then run \`fermix skills reload\`.`,
+          },
           title: `skill ${skill.name}`,
         });
       } catch (error) {

@@ -17,6 +17,7 @@ import { toSdkTools } from '../agent/deferral.js';
 import { runTurn } from '../agent/loop/run-turn.js';
 import { createTurnEmitter, type EventSink } from '../agent/loop/turn-events.js';
 import type { ProviderHandle, RetryPolicy } from '../agent/loop/model-call.js';
+import type { ModelRoute } from '../agent/providers/routing.js';
 
 export interface SubTurnRequest {
   system: string;
@@ -27,8 +28,8 @@ export interface SubTurnRequest {
   signal: AbortSignal;
   /** Executor services for the sub-turn's calls (the caller's, plus the nested skill depth). */
   services: Record<string, unknown>;
-  /** A provider name or type the skill prefers; the configured order is kept when none matches. */
-  provider?: string;
+  /** The skill's provider (a configured name or type), model and temperature: the sub-turn runs on exactly that. */
+  route?: Omit<ModelRoute, 'source'> & { source: string; hint: string };
   title: string;
 }
 
@@ -46,7 +47,8 @@ export interface SubTurnDeps {
   store: TurnStore;
   invoker: Invoker;
   events: EventSink;
-  candidates: () => readonly ProviderHandle[];
+  /** The handles for a route (main/agent/providers/routing.ts); throws unknown_provider for a provider not configured. */
+  candidates: (route?: SubTurnRequest['route']) => readonly ProviderHandle[];
   retry: RetryPolicy;
   role: () => Role | null;
 }
@@ -57,11 +59,7 @@ function confinedInvoker(invoker: Invoker, names: readonly string[]): Invoker {
 }
 
 export async function runSubTurn(deps: SubTurnDeps, request: SubTurnRequest): Promise<SubTurnResult> {
-  let candidates = deps.candidates();
-  if (request.provider) {
-    const preferred = candidates.filter((handle) => handle.provider.name === request.provider || handle.provider.type === request.provider);
-    if (preferred.length > 0) candidates = preferred;
-  }
+  const candidates = deps.candidates(request.route);
   if (candidates.length === 0) {
     return { status: 'failed', text: '', error: { code: 'no_provider', message: 'No model provider is configured, so the skill cannot run.', hint: 'Add one with `fermix providers add` (or Settings → Providers).' }, iterations: 0, provider: null, tool_calls: [] };
   }

@@ -19,6 +19,7 @@ import { openDatabase, type Database } from '../../store/database.js';
 import { createTurnStore, type TurnStore } from '../../store/turns.js';
 import type { EventSink } from '../loop/turn-events.js';
 import type { ProviderHandle, RetryPolicy } from '../loop/model-call.js';
+import type { ModelRoute } from '../providers/routing.js';
 import { cutUtf8, shareOf } from './budget.js';
 import { runWorker, type WorkerOutcome } from './worker.js';
 import { prepareWorkerRequest } from './worker-request.js';
@@ -68,7 +69,8 @@ export interface SubagentRunnerDeps {
   config: () => FermixConfig;
   /** The executor services of the parent (the runner strips the channel ports from them). */
   services: () => Record<string, unknown>;
-  handles: () => ProviderHandle[];
+  /** The handles for subagent workers: [fermix_core.routing] subagent_* when set (main/agent/providers/routing.ts). */
+  handles: (route?: ModelRoute) => ProviderHandle[];
   /** The turn running in a conversation (the caller of `subagents`), or null: then there is no source trust. */
   parentTurn: (conversationId: string) => string | null;
   parentStore: TurnStore;
@@ -97,7 +99,9 @@ export function createSubagentRunner(deps: SubagentRunnerDeps) {
       const parentRole = mainAgentRole(config);
       const role = subagentRole(config, parentRole);
       const classes: PolicyClass[] = subagentPolicy(deps.registry.resolve_policy(context.trust).allow);
-      const candidates = deps.handles();
+      const routing = config.fermix_core.routing;
+      const routed = routing.subagent_provider !== undefined || routing.subagent_model !== undefined || routing.subagent_effort !== undefined;
+      const candidates = deps.handles(routed ? { provider: routing.subagent_provider, model: routing.subagent_model, effort: routing.subagent_effort, source: '[fermix_core.routing] subagent_provider' } : undefined);
       if (candidates.length === 0) {
         throw new FermixError({ code: 'no_provider', message: 'No model provider is configured for subagents.', hint: 'Add one under Settings → Providers, or run `fermix providers add`.' });
       }
