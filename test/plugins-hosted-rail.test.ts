@@ -1,8 +1,8 @@
 /**
  * The hosted rail's startup rule against the SDK HTTPS fake: unreachability alone is retried (3
  * attempts within the 60 s window, here with short delays) and a service that comes up in time is
- * connected; one that never does ends remote_unreachable with zero tools; a rejected token stops at
- * the first attempt. Eden's signed manifest and fake tools are the real ones.
+ * connected; one that never does ends remote_unreachable with zero tools; a rejected token or a
+ * policy refusal stops at the first attempt. Eden's signed manifest and fake tools are the real ones.
  */
 import { createServer } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -72,7 +72,7 @@ describe('hosted rail startup', () => {
     }
   });
 
-  it('gives up after 3 unreachable attempts with zero tools, and stops at once on a rejected token', async () => {
+  it('gives up after 3 unreachable attempts with zero tools, and stops at once on a rejected token or a policy refusal', async () => {
     const { registry, rail } = railTo({ 'mcp.eden.so': deadPort });
     try {
       rail.apply({ eden: spec() });
@@ -89,6 +89,18 @@ describe('hosted rail startup', () => {
       expect(second.rail.state('eden')).toMatchObject({ status: 'reauthorization_required', attempts: 1, tools: [] });
     } finally {
       await second.rail.close();
+    }
+    // A policy refusal (HTTP 403) stops at once too.
+    const refused = 'eden_pat_policyrefusedpolicyrefused';
+    fake.forbidden.add(refused);
+    const third = railTo({ 'mcp.eden.so': fake.server.port });
+    try {
+      third.rail.apply({ eden: spec(refused) });
+      await third.rail.settled();
+      expect(third.rail.state('eden')).toMatchObject({ status: 'remote_security_blocked', attempts: 1, tools: [] });
+    } finally {
+      fake.forbidden.delete(refused);
+      await third.rail.close();
     }
   });
 

@@ -6,11 +6,14 @@
  * `tools/list_changed` is not heard; the contract is re-checked on each connect instead).
  * Test port overrides apply only under a minted loopback test policy, as on the HTTP rail.
  */
+import { FermixError } from '../../../core/errors.js';
 import { checkUrl, DEFAULT_NET_POLICY, resolveAndPin, systemResolver } from '../../../net/index.js';
 import { exchange } from '../../../net/pinned-request.js';
 import type { HttpRailNet } from '../http/interpreter.js';
 
 export const HOSTED_RESPONSE_CAP = 4 * 1024 * 1024;
+/** Reference §2.5: a request body of at most 1 MiB; a larger one is refused before anything is sent. */
+export const HOSTED_REQUEST_CAP = 1024 * 1024;
 
 export function hostedFetch(net: HttpRailNet, options: { receiveTimeoutMs?: number } = {}): typeof fetch {
   return (async (input: string | URL | Request, init: RequestInit = {}) => {
@@ -23,6 +26,7 @@ export function hostedFetch(net: HttpRailNet, options: { receiveTimeoutMs?: numb
     const headers: Record<string, string> = { 'user-agent': 'fermix-desktop', 'accept-encoding': 'identity' };
     new Headers(init.headers as ConstructorParameters<typeof Headers>[0]).forEach((value, key) => { headers[key] = value; });
     const body = init.body === undefined || init.body === null ? undefined : Buffer.from(String(init.body));
+    if (body && body.length > HOSTED_REQUEST_CAP) throw new FermixError({ code: 'request_too_large', message: `The request to ${url.hostname} is ${body.length} bytes, more than the hosted rail's ${HOSTED_REQUEST_CAP}-byte cap, so it was not sent.`, hint: 'Send less in one call (shorter text, fewer items).', data: { bytes: body.length } });
     const target = await resolveAndPin(url, policy, net.lookup ?? systemResolver);
     const response = await exchange(target, {
       method, headers, body, maxBytes: HOSTED_RESPONSE_CAP, onTooLarge: 'error', connectTimeoutMs: 10_000, receiveTimeoutMs: options.receiveTimeoutMs ?? 60_000,

@@ -37,6 +37,10 @@ describe('hosted MCP session', () => {
       expect((await s.discover()).map((tool) => tool.name)).toEqual(['eden_search_workspace_items', 'eden_read_card']);
       const ok = await s.call('eden_search_workspace_items', { query: 'plans' });
       expect(JSON.parse(ok.text!)).toEqual({ ok: true, tool: 'eden_search_workspace_items', args: { query: 'plans' } });
+      const before = fake.calls.length;
+      const huge = await failure(s.call('eden_search_workspace_items', { query: 'x'.repeat(1024 * 1024 + 1) }));
+      expect(huge?.code).toBe('request_too_large');
+      expect(fake.calls.length).toBe(before);
       for (const mode of ['image', 'resource', 'base64']) {
         const refused = await failure(s.call('eden_search_workspace_items', { query: 'x', mode }));
         expect(refused?.code, mode).toBe('remote_result_refused');
