@@ -38,7 +38,7 @@ beforeAll(() => {
   paths = homePaths(mkdtempSync(join(tmpdir(), 'fermix-dev-local-')));
   ensureHome(paths);
   devDir = join(paths.home, 'dev-plugins');
-  folder('mytool', manifest('mytool'));
+  folder('mytool', manifest('mytool', { config: [{ key: 'MYTOOL_MODE', prompt: 'Mode', required: false }] }));
   folder('broken', manifest('broken', { colour: 'red' }));
   folder('slack', manifest('slack'));
   folder('hosted_demo', manifest('hosted_demo', { plugin_api: 3, runtime: { kind: 'remote_mcp', url: 'https://mcp.example.com/mcp' } }));
@@ -64,6 +64,10 @@ describe('dev_local plugin folders', () => {
     expect(existsSync(join(paths.plugins, 'installed', 'mytool'))).toBe(false);
     const people = await run('list');
     expect(people.stdout).toMatch(/mytool\s+ready\s+enabled .*\(dev_local, unsigned\)/);
+    // Config and auth read the dev folder's manifest, as they read an installed one.
+    expect(JSON.parse((await run('config', 'mytool', '--json')).stdout).result).toEqual({ name: 'mytool', keys: [{ key: 'MYTOOL_MODE', prompt: 'Mode', required: false, kind: 'text', value: null }] });
+    const needsNoKey = JSON.parse((await run('auth', 'login', 'mytool', '--json')).stdout).error;
+    expect(needsNoKey.code).toBe('wrong_auth_type');
   });
 
   it('refuses a bad manifest, a name collision, a hosted runtime and a folder without plugin.json, each naming the folder and field', async () => {

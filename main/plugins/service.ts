@@ -81,6 +81,8 @@ export function createPluginService(deps: PluginServiceDeps) {
   const installDeps = () => ({ store, catalog: requireCatalog(), coreVersion: deps.coreVersion, net: deps.net, onProgress: deps.onProgress });
 
   const installedManifest = (name: string): PluginManifest => {
+    const dev = supervisor.devPlugin(name);
+    if (dev) return dev.manifest;
     const loaded = store.load(name, catalog()?.keys ?? []);
     if (!loaded) throw new FermixError({ code: 'not_installed', message: `The ${name} plugin is not installed.`, hint: `Run \`fermix plugins install ${name}\` (or \`fermix plugins enable ${name}\`).`, data: { plugin: name } });
     return loaded.manifest;
@@ -172,8 +174,7 @@ export function createPluginService(deps: PluginServiceDeps) {
     },
     async enable(name: string) {
       let installed = false;
-      const fromDevFolder = supervisor.reload().find((entry) => entry.name === name)?.source === 'dev_local';
-      if (store.current(name) === null && !fromDevFolder) {
+      if (store.current(name) === null && !supervisor.devPlugin(name)) {
         await installPlugin(installDeps(), name);
         installed = true;
       }

@@ -86,6 +86,8 @@ export function createPluginSupervisor(deps: SupervisorDeps) {
   let localNames = new Set<string>();
   let hostedNames = new Set<string>();
   let devReport: DevLocalReport | null = null;
+  // Catalog and store names are taken: a dev folder with one of them is refused (dev-local.ts).
+  const scanDev = (settings: PluginsSettings) => (settings.devLocal ? scanDevLocal(settings.devLocal, new Set([...(deps.catalog?.index.plugins.map((p) => p.name) ?? []), ...deps.store.list().map((plugin) => plugin.name)])) : null);
 
   function toolCapability(manifest: PluginManifest, tool: ManifestTool, ready: boolean): Capability {
     const name = manifest.name;
@@ -148,7 +150,7 @@ export function createPluginSupervisor(deps: SupervisorDeps) {
     const installed = new Map(deps.store.list().map((plugin) => [plugin.name, plugin]));
     // Unsigned dev folders are read fresh on every reload (an edit applies on `plugins reload`); a
     // folder whose name a signed plugin has is refused, never allowed to shadow it.
-    const dev = settings.devLocal ? scanDevLocal(settings.devLocal, new Set([...(deps.catalog?.index.plugins.map((p) => p.name) ?? []), ...installed.keys()])) : null;
+    const dev = scanDev(settings);
     devReport = dev ? { dir: dev.dir, loaded: [...dev.plugins.keys()], refusals: dev.refusals } : null;
     const names = new Set<string>([...(deps.catalog?.index.plugins.map((p) => p.name) ?? []), ...installed.keys(), ...(dev?.plugins.keys() ?? []), ...settings.enabled]);
     const next: PluginState[] = [];
@@ -232,6 +234,8 @@ export function createPluginSupervisor(deps: SupervisorDeps) {
     states: withLive,
     /** The dev_local scan of the last reload (null when `dev_local` is not set). */
     devLocal: () => devReport,
+    /** A dev_local plugin's manifest and folder, read now (config, auth and enable need it without a reload). */
+    devPlugin: (name: string) => scanDev(deps.settings())?.plugins.get(name) ?? null,
     /** For the runtime prompt: enabled plugins only (ready ones list their tools from the registry). */
     // A hosted plugin that is enabled and ready on paper but not connected shows its live state (status=upstream_contract_mismatch…).
     promptStatus: () => withLive().filter((state) => state.enabled).map((state) => ({ name: state.name, status: state.remote && state.status === 'ready' && state.live && state.live !== 'ready' ? state.live : state.status })),
