@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { FAKE_KEYS, PNG_1X1, startImageFakes, type ImageFakes } from '../../test/fixtures/image-backends/server.js';
 import { createTestPolicy } from '../net/test-policy.js';
 import { generateImage, type ImageGenerationService } from './generate-image.js';
-import type { ImageBackend } from './image-backends/backends.js';
+import { sniffImageType, type ImageBackend } from './image-backends/backends.js';
 import type { OutgoingAttachment } from './tool-services.js';
 import { failureOf, makeToolFixture, run, type ToolFixture } from './tool-test-fixture.js';
 
@@ -49,6 +49,8 @@ describe('generate_image', () => {
     expect(data.backend).toBe(backend);
     expect(data.path.startsWith(join(fixture.workspace, 'media'))).toBe(true);
     expect(readFileSync(data.path)).toEqual(PNG_1X1);
+    // The extension follows the bytes, whatever the backend declares (xAI's default is JPEG).
+    expect(data.path.endsWith('.png')).toBe(true);
     expect(Buffer.from(result.images![0].base64, 'base64')).toEqual(PNG_1X1);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ conversationId: 'conv-1', kind: 'image', path: data.path });
@@ -106,5 +108,13 @@ describe('generate_image', () => {
   it('goes through Net.Guard: without the test policy, the loopback fake is blocked_url', async () => {
     const error = await failureOf(run(generateImage.executor, { prompt: 'x' }, context('openai', allKeys, { net: {} })));
     expect(error.code).toBe('blocked_url');
+  });
+
+  it('reads the media type from the image bytes', () => {
+    expect(sniffImageType(PNG_1X1)).toBe('image/png');
+    expect(sniffImageType(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]))).toBe('image/jpeg');
+    expect(sniffImageType(Buffer.from('RIFF\u0000\u0000\u0000\u0000WEBPVP8 ', 'latin1'))).toBe('image/webp');
+    expect(sniffImageType(Buffer.from('GIF89a'))).toBe('image/gif');
+    expect(sniffImageType(Buffer.from('not an image'))).toBeUndefined();
   });
 });

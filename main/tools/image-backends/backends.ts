@@ -6,6 +6,21 @@
  *   openai_codex  the ChatGPT/Codex login's Responses endpoint with the image_generation tool
  * Base URLs are the vendors'; only the test composition replaces them (with a loopback Net policy from
  * createTestPolicy), never config.toml.
+ *
+ * Where each shape comes from (checked against these pages, December 2026):
+ *   openai        https://developers.openai.com/api/docs/guides/image-generation (Image API generations and
+ *                 edits; gpt-image models answer b64_json by default and take no response_format; `url` and
+ *                 response_format are dall-e only) and https://platform.openai.com/docs/api-reference/images/edits
+ *                 (multipart: image, mask, prompt, model, n, size)
+ *   xai           https://docs.x.ai/docs/guides/image-generation (OpenAI-compatible /v1/images/generations with
+ *                 grok-2-image; response_format b64_json; no size; the image is JPEG, newer answers name mime_type)
+ *   google        https://ai.google.dev/api (POST /v1beta/models/{model}:generateContent, x-goog-api-key header)
+ *                 and https://ai.google.dev/gemini-api/docs/image-generation (generationConfig.responseModalities
+ *                 TEXT + IMAGE; the image comes back as an inlineData part)
+ *   openai_codex  https://developers.openai.com/api/docs/guides/image-generation (Responses API, built-in
+ *                 image_generation tool; the output item image_generation_call carries the base64 `result`)
+ * The media type is read from the bytes (PNG, JPEG, WebP, GIF signatures) before any declared one: the
+ * file's extension must match what is in it.
  */
 import { FermixError } from '../../core/errors.js';
 import { guardedFetch, type GuardedFetchOptions, type GuardedResponse } from '../../net/index.js';
@@ -76,9 +91,19 @@ function parseJson(backend: ImageBackend, response: GuardedResponse): any {
   }
 }
 
+/** The image type its first bytes say, or undefined for anything else. */
+export function sniffImageType(bytes: Buffer): string | undefined {
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  if (bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
+  if (bytes.subarray(0, 4).toString('latin1') === 'GIF8') return 'image/gif';
+  return undefined;
+}
+
 function decoded(backend: ImageBackend, base64: unknown, mimeType = 'image/png', revisedPrompt?: unknown): GeneratedImage {
   if (typeof base64 !== 'string' || base64 === '') throw failure('provider_error', `The ${backend} image backend returned no image data.`, 'Rephrase the prompt (it may have been refused by the provider) and try again.');
-  return { bytes: Buffer.from(base64, 'base64'), mimeType, ...(typeof revisedPrompt === 'string' ? { revisedPrompt } : {}) };
+  const bytes = Buffer.from(base64, 'base64');
+  return { bytes, mimeType: sniffImageType(bytes) ?? mimeType, ...(typeof revisedPrompt === 'string' && revisedPrompt !== '' ? { revisedPrompt } : {}) };
 }
 
 /**
@@ -141,7 +166,7 @@ export async function requestImage(request: ImageRequest): Promise<GeneratedImag
     const response = await post(request, '/v1/images/generations', JSON.stringify(body), { ...bearer, 'content-type': 'application/json' });
     checkStatus(backend, response);
     const item = parseJson(backend, response)?.data?.[0];
-    return decoded(backend, item?.b64_json, backend === 'xai' ? 'image/jpeg' : 'image/png', item?.revised_prompt);
+    return decoded(backend, item?.b64_json, typeof item?.mime_type === 'string' ? item.mime_type : backend === 'xai' ? 'image/jpeg' : 'image/png', item?.revised_prompt);
   }
   if (backend === 'google') {
     const parts: unknown[] = [{ text: request.prompt }];
