@@ -2,7 +2,7 @@
  * Issue item 6: the daemon's resident memory (VmRSS from /proc) idle and after 300 turns, with no
  * forced GC anywhere: a real `fermix daemon` process, the scripted model server streaming a ~400
  * character answer in 40 pieces, turns sent over the control socket as `fermix ask` does, spread over
- * 10 conversations. Diagnosis notes (heap snapshots, flags tried) are in the report of this change.
+ * 10 conversations. What held the memory and the V8 flags tried: docs/decisions/0027 (decision 6).
  */
 import { readFileSync } from 'node:fs';
 import { startModelServer } from '../../test/fixtures/model-server/index.js';
