@@ -18,7 +18,7 @@ import { installPlugin } from '../main/plugins/store/install.js';
 import { createPluginStore } from '../main/plugins/store/store.js';
 import { createPluginSupervisor } from '../main/plugins/supervisor.js';
 import { createTestPolicy } from '../main/net/test-policy.js';
-import { EDEN_READ_TOKEN, startEdenFake } from './fixtures/hosted-mcp/eden-fake.js';
+import { EDEN_READ_TOKEN, EDEN_WRITE_TOKEN, startEdenFake } from './fixtures/hosted-mcp/eden-fake.js';
 import type { HostedFake } from './fixtures/hosted-mcp/server.js';
 import { makeTestCatalog, PLUGIN_SOURCES } from './fixtures/plugin-fakes/catalog-fixture.js';
 import { waitFor } from './support/daemon-process.js';
@@ -128,6 +128,30 @@ describe('hosted rail startup', () => {
       expect(registry.list()).toEqual([]);
     } finally {
       fake.tools = original;
+      await rail.close();
+    }
+  });
+
+  it('a session the service forgot (404) is re-initialized: a replay-safe call is repeated once, a write is not', async () => {
+    const { registry, rail } = railTo({ 'mcp.eden.so': fake.server.port });
+    const run = (name: string, args: Record<string, unknown>) => registry.find(name)!.executor!(args, { trust: 'operator', origin: 'cli', signal: new AbortController().signal, services: {} }).catch((error) => error);
+    try {
+      rail.apply({ eden: { manifest, token: EDEN_WRITE_TOKEN, choice: { workspace_id: 'ws_home', workspace_label: 'Home', profile: 'capture' } } });
+      await rail.settled();
+      expect(rail.state('eden')?.status).toBe('ready');
+      const initializes = fake.initializes;
+      fake.expireCalls = 1;
+      expect((await run('eden_read_card', { cardId: 'c9' })).data).toMatchObject({ ok: true, args: { cardId: 'c9', workspaceId: 'ws_home' } });
+      expect(fake.initializes).toBe(initializes + 1);
+      const calls = fake.calls.length;
+      fake.expireCalls = 1;
+      const write = await run('eden_create_note', { title: 'Once' });
+      expect([write.code, fake.calls.length]).toEqual(['remote_session_expired', calls]);
+      // The new session is there for the next call, and the plugin stayed ready.
+      expect((await run('eden_create_note', { title: 'Once' })).data).toMatchObject({ ok: true });
+      expect(rail.state('eden')?.status).toBe('ready');
+    } finally {
+      fake.expireCalls = 0;
       await rail.close();
     }
   });

@@ -29,6 +29,8 @@ export interface HostedSessionOptions {
   declared: readonly DeclaredTool[];
   net: HttpRailNet;
   pacing?: { minGapMs: number; maxQueued: number };
+  /** A re-initialized session keeps its predecessor's pacer: the spacing and the queue survive a session expiry. */
+  pacer?: ReturnType<typeof createCallPacer>;
 }
 
 const err = (code: string, message: string, hint: string, data: Record<string, unknown> = {}) => new FermixError({ code, message, hint, data });
@@ -42,6 +44,8 @@ export function classifyHostedError(plugin: string, error: unknown): FermixError
     return error;
   }
   if (error instanceof StreamableHTTPError) {
+    // The service forgot the session (reference §2.5: handled by re-initializing, hosted-rail.ts).
+    if (error.code === 404) return err('remote_session_expired', `${plugin} ended the MCP session.`, 'Fermix opens a new session on its own; call again if it says so.', { plugin });
     if (error.code === 401) return err('reauthorization_required', `${plugin} rejected the stored access token.`, `Store a new one with \`fermix plugins auth set ${plugin}\` (or on the setup Plugins page).`, { plugin });
     if (error.code === 403) return err('remote_security_blocked', `${plugin} refused the request by its policy (HTTP 403).`, `Check the token's permissions, then \`fermix plugins auth set ${plugin}\`.`, { plugin });
     if (error.code !== undefined && error.code >= 500) return err('remote_unreachable', `${plugin} answered HTTP ${error.code}.`, 'Try again later; Fermix retries on its own.', { plugin });
@@ -69,7 +73,7 @@ export function createHostedSession(options: HostedSessionOptions) {
   const client = new Client({ name: 'fermix-desktop', version: FERMIX_VERSION }, { capabilities: {} });
   client.onerror = () => {};
   const transport = new StreamableHTTPClientTransport(new URL(options.url), { requestInit: { headers: { authorization: `Bearer ${options.token}` } }, fetch: hostedFetch(options.net) });
-  const pacer = createCallPacer(plugin, options.pacing ?? HOSTED_PACING);
+  const pacer = options.pacer ?? createCallPacer(plugin, options.pacing ?? HOSTED_PACING);
 
   return {
     transport,
@@ -79,7 +83,10 @@ export function createHostedSession(options: HostedSessionOptions) {
         await client.connect(transport, { timeout: HOSTED_DEADLINES.initializeMs });
       } catch (error) {
         await client.close().catch(() => {});
-        throw classifyHostedError(plugin, error);
+        const failure = classifyHostedError(plugin, error);
+        // A 404 to initialize is no expired session: the endpoint is wrong.
+        if (failure.code === 'remote_session_expired') throw err('remote_protocol_error', `${plugin} answered initialize with HTTP 404.`, `Run \`fermix plugins doctor ${plugin}\`; an updated plugin may be needed.`, { plugin });
+        throw failure;
       }
     },
     /** Discovery checked against the contract: the declared definitions, or a thrown mismatch. */

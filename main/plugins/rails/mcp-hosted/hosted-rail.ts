@@ -15,6 +15,7 @@ import type { PluginManifest } from '../../manifest.js';
 import type { HttpRailNet } from '../http/interpreter.js';
 import { pluginMcpCapability, pluginMcpFamily } from '../mcp-local/local-rail.js';
 import { createHostedSession, type HostedSession } from './connection.js';
+import { createCallPacer, HOSTED_PACING } from './pacer.js';
 import { applyResultContract, declaredContract, profileOf, refuseModelWorkspace, upstreamName, withoutArgument } from './hosted-tools.js';
 import type { HostedChoice } from './workspace-choice.js';
 
@@ -88,12 +89,42 @@ function createHostedRunner(spec: HostedPluginSpec, options: HostedRailOptions) 
   const name = manifest.name;
   const family = pluginMcpFamily(name);
   const state: HostedState = { status: 'connecting', tools: [], last_error: null, last_code: null, attempts: 0 };
+  const replaySafe = new Set(manifest.tools.filter((tool) => tool.replay_safe === true).map((tool) => tool.name));
   const delays = options.retryDelaysMs ?? HOSTED_STARTUP.retryDelaysMs;
   let session: HostedSession | null = null;
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let waiters: Array<() => void> = [];
+  let reopening: Promise<HostedSession> | null = null;
   const startedAt = Date.now();
+  const pacer = createCallPacer(name, options.pacing ?? HOSTED_PACING);
+  const openSession = () => createHostedSession({ plugin: name, url: endpointOf(manifest), token: spec.token, declared: declaredContract(manifest, [...profileOf(manifest, choice.profile).tools, ...(manifest.setup_tools ?? [])]), net: options.net, pacer });
+
+  /** Session expiry: one new session (initialize + the contract check again) shared by every call that met the 404. */
+  function reopen(expired: HostedSession): Promise<HostedSession> {
+    if (session && session !== expired) return Promise.resolve(session);
+    reopening ??= (async () => {
+      const fresh = openSession();
+      try {
+        await fresh.connect();
+        await fresh.discover();
+      } catch (error) {
+        await fresh.close();
+        if (isFermixError(error)) stopWith(error);
+        throw error;
+      }
+      if (stopped) {
+        await fresh.close();
+        throw stopError('mcp_unavailable', `${manifest.display_name} was stopped.`, `Run \`fermix plugins doctor ${name}\`.`, name);
+      }
+      void expired.close();
+      session = fresh;
+      return fresh;
+    })().finally(() => {
+      reopening = null;
+    });
+    return reopening;
+  }
   const settle = () => {
     const pending = waiters;
     waiters = [];
@@ -119,7 +150,7 @@ function createHostedRunner(spec: HostedPluginSpec, options: HostedRailOptions) 
     state.attempts += 1;
     const profile = profileOf(manifest, choice.profile);
     const argument = manifest.resource_scope?.argument;
-    const current = createHostedSession({ plugin: name, url: endpointOf(manifest), token: spec.token, declared: declaredContract(manifest, [...profile.tools, ...(manifest.setup_tools ?? [])]), net: options.net, pacing: options.pacing });
+    const current = openSession();
     session = current;
     try {
       await current.connect();
@@ -140,9 +171,17 @@ function createHostedRunner(spec: HostedPluginSpec, options: HostedRailOptions) 
           if (argument && Object.hasOwn(args, argument)) throw refuseModelWorkspace(name, registered, argument);
           const live = session;
           if (!live || state.status !== 'ready') throw stopError('mcp_unavailable', `${manifest.display_name} is not connected (${state.status}).`, `Run \`fermix plugins doctor ${name}\` to see why.`, name);
+          const sent = argument ? { ...args, [argument]: choice.workspace_id } : args;
           try {
-            const result = await live.call(upstream, argument ? { ...args, [argument]: choice.workspace_id } : args, signal);
-            return applyResultContract(manifest, registered, result);
+            try {
+              return applyResultContract(manifest, registered, await live.call(upstream, sent, signal));
+            } catch (error) {
+              if (!isFermixError(error) || error.code !== 'remote_session_expired') throw error;
+              const fresh = await reopen(live);
+              // Repeated only when the manifest says it is safe: a write may have been applied before the 404.
+              if (!replaySafe.has(registered)) throw stopError('remote_session_expired', `${manifest.display_name} ended the session during ${registered}, which was not repeated because it may already have taken effect.`, `Check in ${manifest.display_name} whether it did, then call ${registered} again if not.`, name);
+              return applyResultContract(manifest, registered, await fresh.call(upstream, sent, signal));
+            }
           } catch (error) {
             if (isFermixError(error) && (error.code === 'reauthorization_required' || error.code === 'remote_security_blocked')) stopWith(error);
             throw error;
