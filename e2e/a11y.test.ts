@@ -1,7 +1,7 @@
 // An automated accessibility check: axe-core (STACK.md) injected into the window the daemon serves, run over
 // every screen and every Settings section, light and dark; no serious or critical violation may remain.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startModelServer, type ModelServer } from '../test/fixtures/model-server/index.js';
+import { lastMessageIsToolResult, startModelServer, type ModelServer } from '../test/fixtures/model-server/index.js';
 import { providerConfig, startAppSession, type AppSession } from './support/app-session.js';
 import { seriousViolations } from './support/axe.js';
 
@@ -48,6 +48,24 @@ describe('accessibility (axe-core) on every screen', () => {
       await page.getByRole('heading', { name: section, level: 2, exact: true }).waitFor();
       await check(`Settings → ${section}`);
     }
+    expect(found).toEqual([]);
+  });
+
+  it('finds none on an approval card with its "Always allow" scope choice, light and dark', { timeout: 60_000 }, async () => {
+    const { page } = app;
+    server.setScript((request) => (lastMessageIsToolResult(request) ? { text: 'Done.' } : { toolCalls: [{ name: 'shell', arguments: { command: 'git status -s' } }] }));
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Chat', exact: true }).click();
+    await page.getByRole('textbox', { name: 'Message' }).fill('status');
+    await page.getByRole('textbox', { name: 'Message' }).press('Enter');
+    const card = page.getByRole('group', { name: 'Approval needed: Run a command' });
+    await card.getByRole('combobox', { name: 'Always allow applies to' }).waitFor({ timeout: 15_000 });
+    const found: string[] = [];
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      found.push(...(await seriousViolations(page, `Approval card (${colorScheme})`)));
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await card.getByRole('button', { name: 'Deny', exact: true }).click();
     expect(found).toEqual([]);
   });
 });

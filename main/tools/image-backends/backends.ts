@@ -7,7 +7,8 @@
  * Base URLs are the vendors'; only the test composition replaces them (with a loopback Net policy from
  * createTestPolicy), never config.toml.
  *
- * Where each shape comes from (checked against these pages, December 2026):
+ * Where each shape comes from (December 2026; the OpenAI guide and the Gemini API reference were read
+ * directly, the other pages through SDK docs and clients that cite them):
  *   openai        https://developers.openai.com/api/docs/guides/image-generation (Image API generations and
  *                 edits; gpt-image models answer b64_json by default and take no response_format; `url` and
  *                 response_format are dall-e only) and https://platform.openai.com/docs/api-reference/images/edits
