@@ -215,6 +215,24 @@ async function stillPage() {
   await waitForSettle(backend, 5000);
 }
 
+describe('the seat', () => {
+  it('one conversation holds the desktop; another is refused busy until the hold lapses or the holder\'s session ends', async () => {
+    const cu = runtime({ limits: { seatHoldMs: 1500 } });
+    const move = (conversationId: string) => cu.execute({ action: 'mouse_move', x: 600, y: 600 }, context({ conversationId }));
+    await move('c-holder');
+    const refused = await refusal(move('c-other'));
+    expect(refused.code).toBe('busy');
+    expect(refused.hint).toContain('/stop');
+    // Looking is never refused.
+    expect((await cu.execute({ action: 'cursor_position' }, context({ conversationId: 'c-other' }))).data).toMatchObject({ x: 600, y: 600 });
+    // The hold lapses without actions: the other conversation gets the desktop (retried until it does).
+    await vi.waitFor(() => move('c-other'), { timeout: 15_000, interval: 200 });
+    expect((await refusal(move('c-holder'))).code).toBe('busy'); // now c-other holds it
+    await cu.endSession('c-other'); // its turn finished (/stop included)
+    await move('c-holder');
+  }, 30_000);
+});
+
 describe('wait and wait_for_change', () => {
   it('wait_for_change defaults to 10 s with a 250 ms poll', () => {
     expect(computerUseInput.parse({ action: 'wait_for_change' })).toMatchObject({ timeout_ms: 10_000, poll_ms: 250 });
