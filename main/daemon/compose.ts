@@ -405,7 +405,15 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     const bundledInstall = plugins.installBundled().then(
       (result) => {
         if (result.installed.length > 0) logger.info('bundled plugins installed', { plugins: result.installed });
-        for (const failure of result.failed) logger.warn('bundled plugin not installed', { plugin: failure.name, code: failure.code, error: failure.message });
+        // One line per cause, not per plugin: an untrusted dev signer refuses all three the same way.
+        const byCause = new Map<string, { code: string; error: string; plugins: string[] }>();
+        for (const failure of result.failed) {
+          const key = `${failure.code}\u0000${failure.message}`;
+          const entry = byCause.get(key) ?? { code: failure.code, error: failure.message, plugins: [] };
+          entry.plugins.push(failure.name);
+          byCause.set(key, entry);
+        }
+        for (const cause of byCause.values()) logger.warn('bundled plugins not installed', cause);
       },
       (error) => logger.error('bundled plugins could not be installed', { error: String(error) }),
     );
