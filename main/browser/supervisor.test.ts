@@ -50,6 +50,27 @@ describe('browser supervisor', () => {
     expect(chromiumProcessesFor(path.join(profilesDir, 'fermix'))).toEqual([]);
   });
 
+  it('keeps at most the cap of live profiles, closing the least recently used one to start another', async () => {
+    requireChromium();
+    let now = 2_000_000;
+    const profilesDir = path.join(root, 'cap');
+    const events: string[] = [];
+    // The cap is 6; with 3 managed profiles, a cap of 2 is what makes the eviction reachable here.
+    const service = createBrowserService({ profilesDir, daemonPorts: () => [], hasDisplay: () => false, clock: () => (now += 1000), sweepEveryMs: 0, maxLive: 2, onEvent: (what, fields) => events.push(`${what} ${String(fields.profile)}`) });
+    try {
+      await service.call({ action: 'start', profile: 'fermix' }, { signal });
+      await service.call({ action: 'start', profile: 'fermix_headless' }, { signal });
+      await service.call({ action: 'tabs', profile: 'fermix' }, { signal }); // fermix is used again: fermix_headless is now the oldest
+      await service.call({ action: 'start', profile: 'fermix_visible' }, { signal });
+      expect(events).toContain('browser profile evicted fermix_headless');
+      expect(service.supervisor.liveCount()).toBe(2);
+      expect(chromiumProcessesFor(path.join(profilesDir, 'fermix_headless'))).toEqual([]);
+      expect(chromiumProcessesFor(path.join(profilesDir, 'fermix')).length).toBeGreaterThan(0);
+    } finally {
+      await service.shutdown();
+    }
+  });
+
   it('cools down after 3 failed launches, doubling from 30 s up to 300 s', async () => {
     let now = 5_000_000;
     // /bin/false exists and exits at once: a real launch that really fails.
