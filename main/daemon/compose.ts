@@ -144,7 +144,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     });
     if (!computerSetup.ready && config.fermix_core.computer_use.enabled) logger.warn('computer use not registered', { reason: computerSetup.reason });
     const computerNative = () => (computerSetup.ready ? { registered: true, idle: computerSetup.runtime.idleDetection() } : { registered: false, reason: computerSetup.reason });
-    const memory = createMemoryService({ db });
+    const memory = createMemoryService({ db, onInjectionFlag: (flag) => logger.warn('memory injection_scan flagged a stored memory (kept as data)', { trace: 'fermix.security.injection_scan', ...flag }) });
     // The skill registry needs the agent (skill_run's sub-turn), created below; the catalog reads it late.
     const late: { skills?: SkillService } = {};
     const capabilities = createCapabilityService({

@@ -7,6 +7,7 @@ import type { ExecutionContext, Origin, Trust } from '../core/capabilities/capab
 import { FermixError, isFermixError } from '../core/errors.js';
 import type { Database } from '../store/database.js';
 import { admit, type AdmissionContext, type MemoryCandidate, type MemoryRow } from './admission.js';
+import type { InjectionFlag } from './injection-scan.js';
 import { memoryPromptSection } from './prompt.js';
 import { recall, toRecalled, type RecallArgs, type RecallResult, type RecalledMemory } from './recall.js';
 import { createMemoryStore } from './store.js';
@@ -21,8 +22,25 @@ export interface StoreOutcome {
   promote_target: MemoryRow['promote_target'];
 }
 
-export function createMemoryService(options: { db: Database; now?: () => Date }) {
+export interface MemoryServiceOptions {
+  db: Database;
+  now?: () => Date;
+  /**
+   * A stored memory InjectionScan flagged (injection-scan.ts), once per memory and rule set per run —
+   * the composition root logs it at warn as [:fermix,:security,:injection_scan]. It stays in the prompt, as data.
+   */
+  onInjectionFlag?: (flag: InjectionFlag) => void;
+}
+
+export function createMemoryService(options: MemoryServiceOptions) {
   const store = createMemoryStore(options.db, options.now);
+  const reported = new Set<string>();
+  const report = (flag: InjectionFlag) => {
+    const key = `${flag.memory_id}:${flag.rules.join(',')}`;
+    if (reported.has(key)) return;
+    reported.add(key);
+    options.onInjectionFlag?.(flag);
+  };
   return {
     store(candidate: MemoryCandidate, context: AdmissionContext): StoreOutcome {
       const admission = admit(candidate, context, (scopes, key) => store.findByKey(scopes, key));
@@ -54,7 +72,7 @@ export function createMemoryService(options: { db: Database; now?: () => Date })
       return rows.filter((row) => (filter.status === undefined || row.status === filter.status) && (filter.source_type === undefined || row.source_type === filter.source_type));
     },
     promptSection(turn: { conversationId: string; trust: Trust; origin: Origin }): string {
-      return memoryPromptSection(store, turn);
+      return memoryPromptSection(store, turn, report);
     },
     /** `fermix memory list`: every memory, newest first. */
     list(limit = 200): RecalledMemory[] {
