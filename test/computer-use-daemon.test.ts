@@ -54,6 +54,10 @@ describe('computer_use registration', () => {
     const { names, call, daemon } = await daemonWith('[fermix_core.computer_use]\nenabled = true\n\n[permissions]\nmode = "auto"\n');
     expect(await names('operator')).toContain('computer_use');
     expect(await names('guest')).not.toContain('computer_use');
+    // `fermix capabilities list` stars capabilities without an executor ("not implemented yet"): neither is.
+    const listed = await call('capabilities.list', { trust: 'operator' });
+    const executors = (listed.ok ? (listed.result as { capabilities: { name: string; has_executor: boolean }[] }).capabilities : []).filter((cap) => ['browser', 'computer_use'].includes(cap.name));
+    expect(executors).toEqual([expect.objectContaining({ has_executor: true }), expect.objectContaining({ has_executor: true })]);
     const shot = await call('capabilities.call', { name: 'computer_use', args: { action: 'screenshot' }, origin: 'chat', interactive: true, conversation_id: 'c1' });
     expect(shot.ok && (shot.result as { images: unknown[] }).images).toHaveLength(1);
     const scheduled = await call('capabilities.call', { name: 'computer_use', args: { action: 'screenshot' }, origin: 'job', conversation_id: 'c2' });
