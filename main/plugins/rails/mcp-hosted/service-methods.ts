@@ -26,7 +26,7 @@ export interface HostedServiceDeps {
 function hostedManifest(deps: HostedServiceDeps, name: string): PluginManifest {
   const manifest = deps.installedManifest(name);
   if (manifest.runtime?.kind !== 'remote_mcp' || !manifest.resource_scope) {
-    throw new FermixError({ code: 'not_a_hosted_plugin', message: `${name} is not a hosted plugin with a workspace, so it has none to choose.`, hint: 'Only hosted plugins (such as Eden) have a workspace; see `fermix plugins status`.', data: { plugin: name } });
+    throw new FermixError({ code: 'not_a_hosted_plugin', message: `${name} is not a hosted plugin with a workspace, so it has none to choose.`, hint: 'Only hosted plugins (such as Eden) have a workspace; see `fermix plugins list`.', data: { plugin: name } });
   }
   return manifest;
 }
