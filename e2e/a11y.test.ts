@@ -11,7 +11,8 @@ describe('accessibility (axe-core) on every screen', () => {
 
   beforeAll(async () => {
     server = await startModelServer();
-    server.setScript(() => ({ text: 'Hello from the scripted model.' }));
+    // A reply with what markdown makes of it (table, task list, highlighted code): those elements are checked too.
+    server.setScript(() => ({ text: 'Hello from the scripted model.\n\n| tool | calls |\n|---|--:|\n| shell | 2 |\n\n- [x] done\n- [ ] to do\n\n```ts\nconst answer = 42; // why\n```' }));
     app = await startAppSession({ config: providerConfig(server.baseUrlOpenAI), viewport: { width: 1280, height: 800 } });
   }, 90_000);
 
@@ -34,6 +35,7 @@ describe('accessibility (axe-core) on every screen', () => {
     await page.getByRole('textbox', { name: 'Message' }).fill('Hello');
     await page.getByRole('textbox', { name: 'Message' }).press('Enter');
     await page.getByText('Hello from the scripted model.').first().waitFor();
+    await page.locator('.code-block .tok-keyword').first().waitFor();
     await check('Chat');
     for (const screen of ['Jobs', 'Skills', 'Memory', 'Plugins', 'Audit']) {
       if ((await nav.getByRole('button', { name: screen, exact: true }).count()) === 0) continue; // Jobs only where the build has it

@@ -116,7 +116,7 @@ describe('markdown replies and the windowed thread', () => {
       { width: 1280, height: 800, colorScheme: 'dark' },
       { width: 800, height: 600, colorScheme: 'light' },
       { width: 800, height: 600, colorScheme: 'dark' },
-    ], 'host');
+    ], (shot) => shot.locator('.code-block .tok-keyword').first().waitFor({ timeout: 15_000 }));
   });
 
   it('keeps a bounded number of rows of a 2,000-message conversation in the DOM, and Home scrolls to the first message', { timeout: 60_000 }, async () => {

@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { saveScreenshot } from './chromium.js';
 
 export const SHOT_SIZES = [
@@ -17,7 +17,8 @@ export async function shootConversation(
   conversation: RegExp,
   name: string,
   shots: readonly { width: number; height: number; colorScheme: 'light' | 'dark' }[],
-  ready: string,
+  /** Text that shows the state is on screen, or a wait of its own (e.g. for lazily loaded highlighting). */
+  ready: string | ((page: Page) => Promise<unknown>),
 ): Promise<void> {
   for (const shot of shots) {
     const context = await browser.newContext({ viewport: { width: shot.width, height: shot.height }, colorScheme: shot.colorScheme });
@@ -27,7 +28,7 @@ export async function shootConversation(
       // Under 900 px the conversation list is a drawer.
       if (shot.width < 900) await page.getByRole('button', { name: 'Show conversations' }).click();
       await page.getByRole('list', { name: 'Conversations' }).getByRole('button', { name: conversation }).click();
-      await page.getByText(ready).first().waitFor({ timeout: 15_000 });
+      await (typeof ready === 'string' ? page.getByText(ready).first().waitFor({ timeout: 15_000 }) : ready(page));
       await saveScreenshot(page, `${name}-${shot.width}x${shot.height}-${shot.colorScheme}`);
     } finally {
       await context.close();
