@@ -4,5 +4,4 @@ export { webFetch, type WebFetchDeps, type WebFetchInput, type WebFetchResult } 
 export { checkUrl, DEFAULT_NET_POLICY, type NetPolicy } from './url-policy.js';
 export { classifyAddress, type AddressVerdict } from './address-policy.js';
 export { resolveAndPin, systemResolver, type HostResolver, type PinnedTarget, type ResolvedAddress } from './resolve-and-pin.js';
-export { htmlToText } from './html-to-text.js';
 export { NET_ERROR_CODES, type NetErrorCode } from './net-errors.js';

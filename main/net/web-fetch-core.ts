@@ -1,6 +1,5 @@
 import { bodyKind, decodeBody, parseMediaType, prettyJson } from './body-text.js';
 import { guardedFetch, NET_DEFAULTS, type GuardedFetchOptions } from './guarded-fetch.js';
-import { htmlToText } from './html-to-text.js';
 import { netError } from './net-errors.js';
 
 export interface WebFetchInput {
@@ -56,7 +55,8 @@ export async function webFetch(input: WebFetchInput, deps: WebFetchDeps = {}): P
       });
   }
   const decoded = decodeBody(response.body, media, kind, response.truncated);
-  const text = kind === 'html' ? htmlToText(decoded, response.url) : kind === 'json' ? prettyJson(decoded) : decoded;
+  // The HTML reader (linkedom + Readability + html-to-text, ~1.2 MB) loads with the first HTML page, not at start-up.
+  const text = kind === 'html' ? (await import('./html-to-text.js')).htmlToText(decoded, response.url) : kind === 'json' ? prettyJson(decoded) : decoded;
   return {
     url: input.url,
     final_url: response.url,

@@ -5,7 +5,7 @@
  * live in the secret store per plugin, refresh happens lazily within 10 s of expiry (one refresh in
  * flight per plugin, shared by concurrent calls), and every request goes through Net.Guard.
  */
-import * as oauth from 'oauth4webapi';
+import type * as OAuth from 'oauth4webapi';
 import { loadConfig, updateConfig } from '../../config/config-file.js';
 import { FermixError, isFermixError } from '../../core/errors.js';
 import type { ManifestAuth } from '../manifest.js';
@@ -43,12 +43,20 @@ interface PendingLogin {
 
 export const DEFAULT_LOGIN_TIMEOUT_MS = 300_000;
 
+type OAuthLib = typeof OAuth;
+let library: Promise<OAuthLib> | undefined;
+/** oauth4webapi loads with the first sign-in, refresh or logout, not at daemon start-up (decision 0027). */
+function loadOAuth(): Promise<OAuthLib> {
+  library ??= import('oauth4webapi');
+  return library;
+}
+
 function rawClient(configFile: string, provider: string): Record<string, unknown> | undefined {
   return (loadConfig(configFile).config.fermix_core.oauth as Record<string, Record<string, unknown>>)[provider];
 }
 
 export function createOAuthManager(deps: OAuthManagerDeps) {
-  const fetchOptions = () => ({ [oauth.customFetch]: netGuardFetch(deps.net) as unknown as typeof fetch });
+  const fetchOptions = (oauth: OAuthLib) => ({ [oauth.customFetch]: netGuardFetch(deps.net) as unknown as typeof fetch });
   const pending = new Map<string, PendingLogin>();
   const refreshing = new Map<string, Promise<StoredTokens>>();
   const changed = () => deps.onTokensChanged?.();
@@ -62,11 +70,12 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
     return { provider, client_id: id, client_secret: secret, redirect_host: typeof raw?.redirect_host === 'string' ? raw.redirect_host : '127.0.0.1', redirect_port: typeof raw?.redirect_port === 'number' ? raw.redirect_port : undefined };
   }
 
-  const clientAuth = (config: ClientConfig) => (OAUTH_PROVIDERS[config.provider].client_auth === 'client_secret_basic' ? oauth.ClientSecretBasic(config.client_secret) : oauth.ClientSecretPost(config.client_secret));
+  const clientAuth = (oauth: OAuthLib, config: ClientConfig) => (OAUTH_PROVIDERS[config.provider].client_auth === 'client_secret_basic' ? oauth.ClientSecretBasic(config.client_secret) : oauth.ClientSecretPost(config.client_secret));
 
   /** One place that turns oauth4webapi's errors into the reference's classes. */
   async function classify(error: unknown, provider: OAuthProviderName, plugin: string, phase: 'login' | 'refresh'): Promise<FermixError> {
     if (isFermixError(error)) return error;
+    const oauth = await loadOAuth();
     let code: string | undefined;
     let status: number | undefined;
     if (error instanceof oauth.ResponseBodyError) {
@@ -113,7 +122,7 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
     }
   }
 
-  function toStored(result: oauth.TokenEndpointResponse, provider: string, previous: StoredTokens | null): StoredTokens {
+  function toStored(result: OAuth.TokenEndpointResponse, provider: string, previous: StoredTokens | null): StoredTokens {
     const now = Date.now();
     return {
       access_token: result.access_token,
@@ -140,6 +149,7 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
     const spec = OAUTH_PROVIDERS[auth.provider];
     pending.get(plugin)?.listener.close();
     pending.delete(plugin);
+    const oauth = await loadOAuth();
     const state = oauth.generateRandomState();
     const verifier = oauth.generateRandomCodeVerifier();
     const challenge = await oauth.calculatePKCECodeChallenge(verifier);
@@ -156,7 +166,7 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
       try {
         const as = spec.server;
         const checked = oauth.validateAuthResponse(as, { client_id: client.client_id }, callback, state);
-        const response = await oauth.authorizationCodeGrantRequest(as, { client_id: client.client_id }, clientAuth(client), checked, listener.redirectUri, verifier, fetchOptions());
+        const response = await oauth.authorizationCodeGrantRequest(as, { client_id: client.client_id }, clientAuth(oauth, client), checked, listener.redirectUri, verifier, fetchOptions(oauth));
         const result = await oauth.processAuthorizationCodeResponse(as, { client_id: client.client_id }, response);
         const stored = { ...toStored(result, auth.provider, null), account: await fetchAccount(auth.provider, result.access_token) };
         writeTokens(deps.secrets, plugin, stored);
@@ -214,8 +224,9 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
       }
       const client = requireClient(plugin, auth);
       const as = OAUTH_PROVIDERS[auth.provider].server;
+      const oauth = await loadOAuth();
       try {
-        const response = await oauth.refreshTokenGrantRequest(as, { client_id: client.client_id }, clientAuth(client), tokens.refresh_token, fetchOptions());
+        const response = await oauth.refreshTokenGrantRequest(as, { client_id: client.client_id }, clientAuth(oauth, client), tokens.refresh_token, fetchOptions(oauth));
         const next = toStored(await oauth.processRefreshTokenResponse(as, { client_id: client.client_id }, response), auth.provider, tokens);
         // Sign-ins stored before the account was recorded learn it on their next refresh.
         if (!next.account) next.account = await fetchAccount(auth.provider, next.access_token);
@@ -275,7 +286,8 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
       const as = OAUTH_PROVIDERS[auth.provider].server;
       if (tokens && client && as.revocation_endpoint) {
         try {
-          const response = await oauth.revocationRequest(as, { client_id: client.client_id }, clientAuth(client), tokens.refresh_token ?? tokens.access_token, fetchOptions());
+          const oauth = await loadOAuth();
+          const response = await oauth.revocationRequest(as, { client_id: client.client_id }, clientAuth(oauth, client), tokens.refresh_token ?? tokens.access_token, fetchOptions(oauth));
           await oauth.processRevocationResponse(response);
           revoked = true;
         } catch {

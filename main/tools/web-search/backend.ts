@@ -3,7 +3,7 @@
  * of reference §2.14 (auth_failed, rate_limited, provider_error, parser_changed, network).
  */
 import { FermixError, type ErrorData } from '../../core/errors.js';
-import { decodeEntities } from '../../net/html-to-text.js';
+import { decodeEntities } from '../../net/entities.js';
 import type { WebFetchDeps } from '../../net/index.js';
 
 export const BACKEND_NAMES = ['duckduckgo', 'brave', 'exa', 'tavily', 'parallel', 'perplexity', 'firecrawl'] as const;

@@ -5,7 +5,7 @@
  * `.no-results` is an empty search; a bot challenge (HTTP 202, the anomaly modal) is `rate_limited`; a page
  * with neither results nor either marker is `parser_changed`.
  */
-import { decodeEntities } from '../../net/html-to-text.js';
+import { decodeEntities } from '../../net/entities.js';
 import { endpoint, searchError, shapeChanged, toHits, type SearchBackend } from './backend.js';
 import { providerRequest } from './provider-http.js';
 
