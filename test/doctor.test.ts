@@ -11,7 +11,7 @@ describe('fermix doctor', () => {
     const result = runFermix(home, ['doctor', '--json']);
     expect(result.code, result.stdout).toBe(0);
     const rows = JSON.parse(result.stdout).result.checks as { id: string; status: string; fix: string }[];
-    expect(rows.map((row) => row.id)).toEqual(['home_permissions', 'config', 'daemon_socket', 'database', 'audit_store', 'sandbox_config', 'secret_store', 'providers', 'browser', 'recent_log_activity', 'computer_use_permissions', 'mcp_servers']);
+    expect(rows.map((row) => row.id)).toEqual(['home_permissions', 'config', 'daemon_socket', 'database', 'audit_store', 'sandbox_config', 'secret_store', 'providers', 'browser', 'recent_log_activity', 'computer_use_permissions', 'mcp_servers', 'plugins']);
     // No database yet: the audit row still shows its bounds.
     expect(rows.find((row) => row.id === 'audit_store')).toMatchObject({ status: 'N/A', detail: expect.stringContaining('cap 200 MB, 90 days') });
     const socket = rows.find((row) => row.id === 'daemon_socket')!;

@@ -154,6 +154,9 @@ describe('hosted MCP rail in the daemon: Eden', () => {
       const doctor = await must('system.doctor');
       const plugins = (doctor.checks as { id: string; detail: string }[]).find((check) => check.id === 'plugins');
       expect(plugins?.detail).toContain('eden (remote; upstream_contract_mismatch');
+      // `fermix doctor` from the CLI reads the running daemon's live row.
+      const cli = await runFermix(['doctor', '--json']);
+      expect((JSON.parse(cli.stdout).result.checks as { id: string; detail: string }[]).find((check) => check.id === 'plugins')?.detail).toContain('eden (remote; upstream_contract_mismatch');
     } finally {
       fake.tools = original;
     }
@@ -170,7 +173,7 @@ describe('hosted MCP rail in the daemon: Eden', () => {
     expect(daemon.capabilities.registry.find('eden_read_card')).toBeUndefined();
   });
 
-  it('re-checks provenance on every load, and plugins doctor without a daemon says the runtime state is unavailable', async () => {
+  it('re-checks provenance on every load, and without a daemon plugins doctor and doctor say the runtime state is unavailable', async () => {
     fake.tokens.add(EDEN_WRITE_TOKEN);
     await must('plugins.disable', { name: 'eden' });
     await must('plugins.enable', { name: 'eden' });
@@ -188,5 +191,8 @@ describe('hosted MCP rail in the daemon: Eden', () => {
     expect(doctor.code, doctor.stderr).toBe(0);
     expect(JSON.parse(doctor.stdout).result.plugins).toEqual([expect.objectContaining({ name: 'eden', status: 'ready', live: null, remote: true })]);
     expect(doctor.stderr).toContain('Runtime status unavailable — daemon not running');
+    const row = (JSON.parse((await runFermix(['doctor', '--json'])).stdout).result.checks as { id: string; detail: string }[]).find((check) => check.id === 'plugins');
+    expect(row?.detail).toContain('runtime status unavailable — daemon not running');
+    expect(row?.detail).toContain('eden ready (remote; runtime state unavailable)');
   });
 });

@@ -7,7 +7,7 @@
 import type { DoctorCheck, DoctorResult } from '../daemon/doctor.js';
 import type { PluginService } from './service.js';
 
-export function pluginsDoctorCheck(service: () => PluginService, options: { insideDaemon: boolean }): DoctorCheck {
+export function pluginsDoctorCheck(service: () => Pick<PluginService, 'doctor'>, options: { insideDaemon: boolean }): DoctorCheck {
   return {
     id: 'plugins',
     title: 'plugins',

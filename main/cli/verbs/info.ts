@@ -5,6 +5,7 @@ import { baseDoctorChecks } from '../../daemon/doctor-checks.js';
 import { createDoctor, doctorExitCode, formatDoctorRows } from '../../daemon/doctor.js';
 import { followFile, readLastLines } from '../../daemon/log-tail.js';
 import { callDaemon } from '../control-client.js';
+import { cliPluginsDoctorCheck } from '../plugins-doctor-row.js';
 import { EXIT, UsageError, type CliIo } from '../output.js';
 import { localizeHint } from '../invocation.js';
 import { formatLogLine } from '../log-format.js';
@@ -33,6 +34,7 @@ export async function healthVerb(io: CliIo, paths: HomePaths, json: boolean): Pr
 export async function doctorVerb(io: CliIo, paths: HomePaths, json: boolean, full = false): Promise<number> {
   const doctor = createDoctor();
   for (const check of baseDoctorChecks(paths, { insideDaemon: false, full })) doctor.register(check);
+  doctor.register(cliPluginsDoctorCheck(paths));
   const rows = (await doctor.run()).map((row) => ({ ...row, fix: localizeHint(row.fix) }));
   io.out(json ? JSON.stringify({ ok: true, result: { checks: rows } }) : formatDoctorRows(rows));
   return doctorExitCode(rows);
