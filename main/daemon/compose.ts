@@ -49,6 +49,7 @@ import { createJobHandlers } from './job-handlers.js';
 import { createMemorySkillHandlers } from './memory-skill-handlers.js';
 import { spawnSuccessor } from './restart.js';
 import { createMemoryService } from '../memory/service.js';
+import { DEFAULT_AGENT_ID } from '../memory/admission.js';
 import { createSkillService, type SkillService } from '../skills/service.js';
 import { mainAgentRole } from '../core/capabilities/roles.js';
 
@@ -144,7 +145,12 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     });
     if (!computerSetup.ready && config.fermix_core.computer_use.enabled) logger.warn('computer use not registered', { reason: computerSetup.reason });
     const computerNative = () => (computerSetup.ready ? { registered: true, idle: computerSetup.runtime.idleDetection() } : { registered: false, reason: computerSetup.reason });
-    const memory = createMemoryService({ db, onInjectionFlag: (flag) => logger.warn('memory injection_scan flagged a stored memory (kept as data)', { trace: 'fermix.security.injection_scan', ...flag }) });
+    const memory = createMemoryService({
+      db,
+      promptFilesDir: join(paths.home, 'memory', DEFAULT_AGENT_ID),
+      onPromptFilesError: (error) => logger.warn('memory USER.md/MEMORY.md not rebuilt (the database still holds every memory)', { error: String(error) }),
+      onInjectionFlag: (flag) => logger.warn('memory injection_scan flagged a stored memory (kept as data)', { trace: 'fermix.security.injection_scan', ...flag }),
+    });
     // The skill registry needs the agent (skill_run's sub-turn), created below; the catalog reads it late.
     const late: { skills?: SkillService } = {};
     const capabilities = createCapabilityService({

@@ -9,6 +9,7 @@ import type { Database } from '../store/database.js';
 import { admit, type AdmissionContext, type MemoryCandidate, type MemoryRow } from './admission.js';
 import type { InjectionFlag } from './injection-scan.js';
 import { memoryPromptSection } from './prompt.js';
+import { rebuildPromptFiles } from './prompt-files.js';
 import { recall, toRecalled, type RecallArgs, type RecallResult, type RecalledMemory } from './recall.js';
 import { createMemoryStore } from './store.js';
 
@@ -30,6 +31,10 @@ export interface MemoryServiceOptions {
    * the composition root logs it at warn as [:fermix,:security,:injection_scan]. It stays in the prompt, as data.
    */
   onInjectionFlag?: (flag: InjectionFlag) => void;
+  /** `$FERMIX_HOME/memory/<agent>`: USER.md and MEMORY.md are rebuilt there after each write (prompt-files.ts). */
+  promptFilesDir?: string;
+  /** A rebuild that failed; the write itself stands (the database is canonical). */
+  onPromptFilesError?: (error: unknown) => void;
 }
 
 export function createMemoryService(options: MemoryServiceOptions) {
@@ -41,6 +46,16 @@ export function createMemoryService(options: MemoryServiceOptions) {
     reported.add(key);
     options.onInjectionFlag?.(flag);
   };
+  const rebuild = () => {
+    if (options.promptFilesDir === undefined) return;
+    try {
+      rebuildPromptFiles(store, options.promptFilesDir);
+    } catch (error) {
+      options.onPromptFilesError?.(error);
+    }
+  };
+  // At start too: the files follow the database even after it was restored or edited by `fermix memory`.
+  rebuild();
   return {
     store(candidate: MemoryCandidate, context: AdmissionContext): StoreOutcome {
       const admission = admit(candidate, context, (scopes, key) => store.findByKey(scopes, key));
@@ -51,6 +66,7 @@ export function createMemoryService(options: MemoryServiceOptions) {
         if (isFermixError(error)) throw error;
         throw new FermixError({ code: 'store_failed', message: `The memory could not be written: ${(error as Error).message}.`, hint: 'Run `fermix doctor` to check the database.', data: { reason: 'backend' }, cause: error });
       }
+      if (admission.action !== 'unchanged') rebuild();
       return { stored: admission.action !== 'unchanged', action: admission.action, memory: toRecalled(row), promote_target: row.promote_target };
     },
     recall(args: RecallArgs, context: AdmissionContext): RecallResult {
@@ -85,6 +101,7 @@ export function createMemoryService(options: MemoryServiceOptions) {
       if (removed.length === 0) {
         throw new FermixError({ code: 'not_found', message: `No stored memory has the ${id !== null ? 'id' : 'key'} ${target}.`, hint: '`fermix memory list` shows each memory with its id and key.', data: { target } });
       }
+      rebuild();
       return removed.map(toRecalled);
     },
   };
