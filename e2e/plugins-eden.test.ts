@@ -121,6 +121,9 @@ describe('Eden setup screen', () => {
     await saveScreenshot(page, 'plugins-eden-ready-800x600-dark');
     await page.emulateMedia({ colorScheme: 'light' });
     await saveScreenshot(page, 'plugins-eden-ready-800x600-light');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await card().getByRole('group', { name: 'Access' }).scrollIntoViewIfNeeded();
+    await saveScreenshot(page, 'plugins-eden-ready-390x844-light');
     await page.setViewportSize({ width: 1280, height: 800 });
 
     const capabilities = await runFermix(['capabilities', '--json']);
