@@ -50,6 +50,8 @@ describe('skills.create', () => {
       const response = await apiCall(daemon, 'skills.create', { name, description: 'x' });
       expect(response.body.error?.code, name).toBe(code);
       expect(response.body.error?.hint).toBeTruthy();
+      // The window lists skills and has a Reload button: its hint names those, not the agent's skill_reload.
+      if (code === 'already_exists') expect(response.body.error?.hint).toMatch(/^Choose another name, or select the existing skill in the list.*press Reload\.$/);
     }
     expect(existsSync(join(home, 'skills', '_hidden'))).toBe(false);
     expect((await apiCall(daemon, 'skills.create', { name: 'blank', description: '   ' })).body.error?.code).toBe('invalid_input');

@@ -111,6 +111,10 @@ describe('fermix skills', () => {
     const unknown = await runFermixAsync(home, ['skills', 'view', 'nope', '--json']);
     expect(unknown.code).toBe(1);
     expect(JSON.parse(unknown.stdout).error.code).toBe('unknown_skill');
+    // At the CLI the hint names CLI verbs, not the agent's skill_list / skill_reload tools.
+    const plain = await runFermixAsync(home, ['skills', 'view', 'nope']);
+    expect(plain.stderr).toMatch(/skills list`; after adding one, run `(npx |node \S+ )?fermix skills reload`/);
+    expect(plain.stderr).not.toContain('skill_reload');
   });
 
   it('exits 3 when no daemon is running', async () => {

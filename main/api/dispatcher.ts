@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { FermixError, toWireError, type WireError } from '../core/errors.js';
 import { apiContract, isMethodName, type MethodName, type OutputOf, type ParsedInputOf } from './contract.js';
+import { describeIssues, fieldLabel, invalidInputMessage } from './validation-messages.js';
 
 export type Transport = 'http' | 'socket' | 'ipc' | 'in-process';
 
@@ -77,16 +78,14 @@ export function createDispatcher(handlers: Partial<Handlers>, options: Dispatche
 function parseOrThrow(schema: z.ZodType, input: unknown, method: string): unknown {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((issue) => ({
-    field: issue.path.length ? issue.path.join('.') : '(input)',
-    problem: issue.message,
-  }));
+  // People read `message` in the window and the CLI; programs keep `code`, the field path and zod's wording.
+  const issues = describeIssues(parsed.error.issues);
   const first = issues[0];
   throw new FermixError({
     code: 'invalid_input',
-    message: `Invalid input for ${method}: ${first.field}: ${first.problem}.`,
-    hint: 'Fix the named field and send the request again.',
-    data: { issues },
+    message: invalidInputMessage(issues),
+    hint: first.field === '(input)' ? `Check what was sent to ${method} and send it again.` : `Correct the ${fieldLabel(first.field)} and try again.`,
+    data: { method, field: first.field, issues: issues.map(({ field, problem }) => ({ field, problem })) },
   });
 }
 

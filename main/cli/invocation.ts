@@ -14,9 +14,18 @@ export interface InvocationContext {
   root: string;
 }
 
+/**
+ * A `node_modules/.bin` directory is on PATH only while npm runs us: `npx fermix` in a checkout links
+ * the checkout's own bin into ~/.npm/_npx/…/node_modules/.bin, so finding `fermix` there says nothing
+ * about the person's shell, where a plain `fermix` is still "command not found".
+ */
+function isNpmBinDir(dir: string): boolean {
+  return /[\\/]node_modules[\\/]\.bin[\\/]?$/.test(dir);
+}
+
 function onPath(env: NodeJS.ProcessEnv): boolean {
   const names = process.platform === 'win32' ? ['fermix.cmd', 'fermix.exe', 'fermix'] : ['fermix'];
-  for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
+  for (const dir of (env.PATH ?? '').split(delimiter).filter((entry) => entry && !isNpmBinDir(entry))) {
     for (const name of names) {
       try {
         accessSync(join(dir, name), constants.X_OK);

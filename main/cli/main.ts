@@ -59,7 +59,7 @@ function parsePort(value: string | undefined): number | undefined {
 /** Verb-specific usage beside the table's lines, for `fermix VERB --help`. */
 async function verbUsage(): Promise<Record<string, string>> {
   const [{ ASK_USAGE }, { PROVIDERS_USAGE }, { PLUGINS_USAGE }, { JOBS_USAGE }] = await Promise.all([import('./verbs/ask.js'), import('./verbs/providers.js'), import('./verbs/plugins.js'), import('./verbs/jobs.js')]);
-  return { ask: ASK_USAGE, chat: 'usage: fermix chat [--session ID]', providers: PROVIDERS_USAGE, plugins: PLUGINS_USAGE, jobs: JOBS_USAGE, memory: (await import('./verbs/memory.js')).MEMORY_USAGE, skills: (await import('./verbs/skills.js')).SKILLS_USAGE, daemon: 'usage: fermix daemon [--port N] [--verbose]' };
+  return { ask: ASK_USAGE, chat: 'usage: fermix chat [--session ID]', providers: PROVIDERS_USAGE, plugins: PLUGINS_USAGE, jobs: JOBS_USAGE, memory: (await import('./verbs/memory.js')).MEMORY_USAGE, skills: (await import('./verbs/skills.js')).SKILLS_USAGE, mcp: (await import('./verbs/mcp.js')).MCP_USAGE, daemon: 'usage: fermix daemon [--port N] [--verbose]' };
 }
 
 async function printHelp(io: CliIo, words: string[]): Promise<number> {

@@ -26,10 +26,18 @@ export function printResult(io: CliIo, json: boolean, result: unknown, human: ()
   return EXIT.ok;
 }
 
+/**
+ * A usage error's text as printed after "fermix: ": without a leading "fermix " (verbs write "fermix mcp
+ * tools needs a server name", which printed "fermix: fermix mcp …") and with quoted commands localized.
+ */
+export function usageSentence(message: string): string {
+  return localizeHint(message.replace(/^fermix /, ''));
+}
+
 /** Prints an error for people (or as JSON) and returns the exit code it deserves. */
 export function reportError(io: CliIo, error: unknown, json: boolean): number {
   if (error instanceof UsageError) {
-    io.err(`fermix: ${error.message}\nRun \`${cliCommand('help')}\` for usage.`);
+    io.err(`fermix: ${usageSentence(error.message)}\nRun \`${cliCommand('help')}\` for usage.`);
     return EXIT.usage;
   }
   const raw: WireError = isFermixError(error)
@@ -37,7 +45,8 @@ export function reportError(io: CliIo, error: unknown, json: boolean): number {
     : { code: 'internal_error', message: (error as Error)?.message ?? String(error), hint: 'Run `fermix doctor`; report the problem if it persists.' };
   // Hints are written as `fermix …` everywhere (daemon included); print the spelling that works from here.
   const wire: WireError = { ...raw, hint: localizeHint(raw.hint) };
-  if (json) io.out(JSON.stringify({ ok: false, error: wire }));
+  // §2.18's envelope names the message `sentence`; `message` stays for the programs that read it already.
+  if (json) io.out(JSON.stringify({ ok: false, error: { ...wire, sentence: wire.message } }));
   else io.err(`fermix: ${formatErrorForPeople(wire)}`);
   return wire.code === 'daemon_not_running' ? EXIT.daemonDown : EXIT.failure;
 }

@@ -73,9 +73,17 @@ function summaryJson(result: TurnResult) {
   };
 }
 
-export function usageLine(result: TurnResult): string {
+/** The footer, only when something is known: a turn that never reached a model printed "[?/? · 0 in / 0 out tokens]". */
+export function usageLine(result: TurnResult): string | undefined {
+  if (result.usage.input_tokens === 0 && result.usage.output_tokens === 0) return undefined;
   const cost = result.cost_usd === null ? '' : `, ~$${result.cost_usd.toFixed(4)}`;
-  return `[${result.provider ?? '?'}/${result.model ?? '?'} · ${result.usage.input_tokens} in / ${result.usage.output_tokens} out tokens${cost}]`;
+  const who = [result.provider, result.model].filter(Boolean).join('/');
+  return `[${who ? `${who} · ` : ''}${result.usage.input_tokens} in / ${result.usage.output_tokens} out tokens${cost}]`;
+}
+
+function printUsage(io: CliIo, result: TurnResult): void {
+  const line = usageLine(result);
+  if (line) io.err(line);
 }
 
 /** Exit code and message for a finished turn, printed the same way by ask and chat. */
@@ -134,7 +142,7 @@ export async function runAsk(argv: string[], env: AskEnvironment = processEnviro
     }
     const result = await streamTurn({ socket: env.paths.socket, term: env.term, io: env.io, conversationId: sent.conversation_id, turnId: sent.turn_id, afterSeq: sent.events_after_seq, timeoutMs, interactive });
     if (result.text && !result.text.endsWith('\n')) env.term.write('\n');
-    env.io.err(usageLine(result));
+    printUsage(env.io, result);
     if (values.session === undefined) env.io.err(`(continue with --session ${result.conversation_id})`);
     return reportTurn(env.io, result);
   } catch (error) {
@@ -171,7 +179,7 @@ export async function runChat(argv: string[], env: AskEnvironment = processEnvir
         conversationId = sent.conversation_id;
         const result = await streamTurn({ socket: env.paths.socket, term: env.term, io: env.io, conversationId, turnId: sent.turn_id, afterSeq: sent.events_after_seq, timeoutMs, interactive: env.term.isTTY });
         if (result.text && !result.text.endsWith('\n')) env.term.write('\n');
-        env.io.err(usageLine(result));
+        printUsage(env.io, result);
         reportTurn(env.io, result);
       } catch (error) {
         if (isFermixError(error) && error.code === 'daemon_not_running') return reportError(env.io, error, false);

@@ -37,7 +37,7 @@ export async function jobsVerb(io: CliIo, paths: HomePaths, words: string[], opt
       }
     });
   }
-  if (jobId === undefined) throw new UsageError(`fermix jobs ${sub} needs a JOB_ID (\`fermix jobs list\` shows them)`);
+  if (jobId === undefined) throw new UsageError(`jobs ${sub} needs a JOB_ID (\`fermix jobs list\` shows them)`);
   if (sub === 'runs') {
     const limit = options.limit === undefined ? 20 : Number(options.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new UsageError('--limit takes 1..100');

@@ -15,7 +15,7 @@ import { callDaemon } from '../control-client.js';
 import { openInBrowser } from './plugins-oauth.js';
 import { EXIT, UsageError, type CliIo } from '../output.js';
 
-const USAGE = 'usage: fermix mcp list|tools NAME|restart NAME|logs NAME [-n N]|add NAME -- CMD ARGS…|add NAME --url URL|remove NAME|enable NAME|disable NAME|pins NAME --accept|--block|auth login NAME [--no-browser] [--port N] [--timeout S]|auth logout NAME|import --from claude-desktop|cursor|vscode [--path FILE] [--dry-run]|serve|list-exposed [--json]';
+export const MCP_USAGE = 'usage: fermix mcp list|tools NAME|restart NAME|logs NAME [-n N]|add NAME -- CMD ARGS…|add NAME --url URL|remove NAME|enable NAME|disable NAME|pins NAME --accept|--block|auth login NAME [--no-browser] [--port N] [--timeout S]|auth logout NAME|import --from claude-desktop|cursor|vscode [--path FILE] [--dry-run]|serve|list-exposed [--json]';
 
 interface ServerView { name: string; transport: string; remote: boolean; status: string; tool_count: number; last_error: string | null; changed_tools: string[] }
 
@@ -77,7 +77,7 @@ export async function mcpVerb(argv: string[], io: CliIo, paths: HomePaths, deps:
   const json = values.json ?? false;
   const [sub, name] = positionals;
   const needName = () => {
-    if (!name) throw new UsageError(`fermix mcp ${sub} needs a server name. ${USAGE}`);
+    if (!name) throw new UsageError(`fermix mcp ${sub} needs a server name. ${MCP_USAGE}`);
     return name;
   };
   const out = (result: unknown, text: string) => (json ? envelope(io, result) : (io.out(text), EXIT.ok));
@@ -154,7 +154,7 @@ export async function mcpVerb(argv: string[], io: CliIo, paths: HomePaths, deps:
     case 'import':
       return importVerb(io, paths, { from: values.from, path: values.path, dryRun: values['dry-run'] ?? false, json });
     default:
-      throw new UsageError(sub === undefined ? USAGE : `unknown mcp verb "${sub}". ${USAGE}`);
+      throw new UsageError(sub === undefined ? MCP_USAGE : `unknown mcp verb "${sub}". ${MCP_USAGE}`);
   }
 }
 

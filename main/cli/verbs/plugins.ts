@@ -17,7 +17,8 @@ import type { HttpRailNet } from '../../plugins/rails/http/interpreter.js';
 import { createSecretStore } from '../../secrets/secret-store.js';
 import { readHiddenInput } from '../hidden-input.js';
 import { callDaemon } from '../control-client.js';
-import { EXIT, UsageError, type CliIo } from '../output.js';
+import { localizeHint } from '../invocation.js';
+import { EXIT, UsageError, usageSentence, type CliIo } from '../output.js';
 import { OAUTH_CLI_OPTIONS, requireClientId, runOAuthLogin } from './plugins-oauth.js';
 
 export const PLUGINS_USAGE = 'usage: fermix plugins list | catalog | installed | doctor [NAME] | enable NAME | disable NAME | reload | install NAME[@ver] | upgrade NAME | pin NAME@ver | uninstall NAME | gc | auth set NAME [--stdin] | auth clear NAME | auth status [NAME] | auth login|reauthorize NAME [--no-browser] [--port N] [--timeout S] | auth refresh|logout NAME | auth client PROVIDER --client-id ID [--stdin] | config NAME | config set NAME KEY VALUE  [--json]';
@@ -84,11 +85,21 @@ export function planPluginsCommand(positionals: string[]): { method: string; inp
 
 function forPeople(method: string, result: Record<string, unknown>): string {
   if (method === 'plugins.status' || method === 'plugins.reload') {
-    const rows = (result.plugins as Record<string, unknown>[]).map((p) => `${String(p.name).padEnd(14)} ${String(p.status).padEnd(22)} ${p.enabled ? 'enabled ' : 'disabled'} ${p.version ?? '-'}  ${p.rail ?? '-'}  ${p.auth_type ?? '-'}${p.account ? `  ${String(p.account)}` : ''}${p.source === 'dev_local' ? '  (dev_local, unsigned)' : ''}${p.reconnect_needed ? '  reconnect needed' : ''}`);
+    const plugins = result.plugins as Record<string, unknown>[];
+    // Columns as wide as their longest entry: a fixed 14 pushed google_calendar's row out of line.
+    const nameWidth = Math.max(4, ...plugins.map((p) => String(p.name).length));
+    const statusWidth = Math.max(6, ...plugins.map((p) => String(p.status).length));
+    const rows = plugins.map((p) => `${String(p.name).padEnd(nameWidth)}  ${String(p.status).padEnd(statusWidth)}  ${p.enabled ? 'enabled ' : 'disabled'}  ${String(p.version ?? '-').padEnd(7)}  ${String(p.rail ?? '-').padEnd(4)}  ${p.auth_type ?? '-'}${p.account ? `  ${String(p.account)}` : ''}${p.source === 'dev_local' ? '  (dev_local, unsigned)' : ''}${p.reconnect_needed ? '  reconnect needed' : ''}`);
+    if (rows.length) rows.unshift(`${'NAME'.padEnd(nameWidth)}  ${'STATUS'.padEnd(statusWidth)}  ${'ENABLED '}  ${'VERSION'}  RAIL  AUTH`);
     // A refused dev_local folder fails loudly: each one with the field at fault, after the table.
     const dev = result.dev_local as { refusals: { code: string; message: string }[] } | null | undefined;
     for (const refusal of dev?.refusals ?? []) rows.push(`refused dev_local folder — ${refusal.code}: ${refusal.message}`);
     return rows.length ? rows.join('\n') : 'No plugins.';
+  }
+  if (method === 'plugins.catalog' && Array.isArray(result.plugins)) {
+    const entries = result.plugins as Record<string, unknown>[];
+    const width = Math.max(4, ...entries.map((p) => String(p.name).length));
+    return entries.length ? entries.map((p) => `${String(p.name).padEnd(width)}  ${String(p.description ?? p.display_name ?? '')}`).join('\n') : 'The catalog is empty.';
   }
   if (method === 'plugins.oauth_login.start') return `Signed in: ${String(result.name)} is connected to ${String(result.provider)}. Status: ${String(result.status)}.`;
   if (method === 'plugins.clear_secret') return `Deleted the stored key for ${String(result.name)} and its config reference. Nothing was revoked upstream: revoke the key with the provider if it may be exposed.`;
@@ -133,12 +144,13 @@ export async function pluginsVerb(io: CliIo, paths: HomePaths, argv: string[], d
     return EXIT.ok;
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(`fermix: ${error.message}`);
+      io.err(`fermix: ${usageSentence(error.message)}`);
       return EXIT.usage;
     }
     const wire = isFermixError(error) ? error.toWire() : { code: 'internal_error', message: (error as Error)?.message ?? String(error), hint: 'Run `fermix doctor`.' };
-    if (json) io.out(JSON.stringify({ schema_version: 1, ok: false, error: { code: wire.code, sentence: wire.message, hint: wire.hint } }));
-    else io.err(`fermix: ${wire.message}${wire.hint ? `\n  → ${wire.hint}` : ''}`);
+    const hint = localizeHint(wire.hint);
+    if (json) io.out(JSON.stringify({ schema_version: 1, ok: false, error: { code: wire.code, sentence: wire.message, hint } }));
+    else io.err(`fermix: ${wire.message}${hint ? `\n  → ${hint}` : ''}`);
     return EXIT.failure;
   }
 }
