@@ -11,9 +11,19 @@ type Highlighter = typeof import('./highlighter.js');
 let highlighter: Highlighter | null = null;
 let loading: Promise<Highlighter> | null = null;
 
-/** The grammars are a chunk of their own, fetched the first time a code block is shown. */
+/**
+ * The grammars are a chunk of their own, fetched the first time a code block is shown. A failed fetch (the
+ * daemon restarted mid-rebuild, or serves a newer build with another chunk name) leaves the code plain and
+ * is forgotten, so the next code block shown tries again.
+ */
 function loadHighlighter(): Promise<Highlighter> {
-  loading ??= import('./highlighter.js').then((module) => (highlighter = module));
+  loading ??= import('./highlighter.js').then(
+    (module) => (highlighter = module),
+    (error: unknown) => {
+      loading = null;
+      throw error;
+    },
+  );
   return loading;
 }
 
@@ -27,7 +37,10 @@ function useHighlighted(text: string, lang: string): CodePiece[] | null {
   useEffect(() => {
     if (!wanted || ready) return;
     let live = true;
-    void loadHighlighter().then(() => live && setReady(true));
+    loadHighlighter().then(
+      () => live && setReady(true),
+      () => undefined, // stays plain text: readable, only not coloured
+    );
     return () => {
       live = false;
     };
