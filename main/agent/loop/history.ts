@@ -4,7 +4,7 @@
  * result before the next assistant or user message. Providers reject a history that breaks this, and
  * a turn stopped mid-tool or a daemon killed mid-turn leaves exactly that, so the check repairs:
  * a call without a result gets an `interrupted` result, a result without its call is dropped. Each
- * repair is reported so it can be logged.
+ * repair is reported so it can be logged. Only the newest 3 tool-result images are sent (keptToolImages).
  */
 import type { ModelMessage, ToolResultPart } from 'ai';
 import type { StoredImage, StoredMessage } from '../../store/turns.js';
@@ -69,6 +69,30 @@ function imageNote(count: number): string {
   return `[${count} image(s) omitted: this model does not accept images]`;
 }
 
+/** Tool-result images the model sees per request (the computer_use runtime keeps 3 screenshots too). */
+export const MODEL_TOOL_IMAGES_KEPT = 3;
+export const SCREENSHOT_OMITTED = '[screenshot omitted — a newer one follows]';
+
+/**
+ * message index → the images of that tool result the model still sees: the newest
+ * MODEL_TOOL_IMAGES_KEPT across the window, whichever tool returned them. Every screenshot of a long
+ * browser or computer_use turn would otherwise ride along in each request until compaction, and each
+ * costs as much context as a page of text. The result itself stays (with a note), so calls and results
+ * still pair up in both wire formats.
+ */
+function keptToolImages(messages: readonly StoredMessage[]): Map<number, StoredImage[]> {
+  const kept = new Map<number, StoredImage[]>();
+  let left = MODEL_TOOL_IMAGES_KEPT;
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index];
+    if (message.role !== 'tool' || !message.images?.length) continue;
+    const take = Math.min(left, message.images.length);
+    kept.set(index, take > 0 ? message.images.slice(message.images.length - take) : []);
+    left -= take;
+  }
+  return kept;
+}
+
 /** Converts an already checked history. Consecutive tool results become one tool message. */
 export function toModelMessages(messages: readonly StoredMessage[], options: ConvertOptions): ModelMessage[] {
   const out: ModelMessage[] = [];
@@ -85,7 +109,8 @@ export function toModelMessages(messages: readonly StoredMessage[], options: Con
     pendingImages = [];
   };
 
-  for (const message of messages) {
+  const keptImages = keptToolImages(messages);
+  for (const [index, message] of messages.entries()) {
     if (message.role !== 'tool') flushImages();
     if (message.role === 'user') {
       const files = message.attachments ?? [];
@@ -97,13 +122,15 @@ export function toModelMessages(messages: readonly StoredMessage[], options: Con
       // An assistant message must say something; a partial answer cut to nothing is skipped.
       if (content.length > 0) out.push({ role: 'assistant', content });
     } else {
-      const images = message.images ?? [];
+      const all = message.images ?? [];
+      const images = options.acceptsImages ? (keptImages.get(index) ?? []) : all;
+      const text = images.length < all.length ? `${message.text}\n${SCREENSHOT_OMITTED}` : message.text;
       let output: ToolResultPart['output'];
       if (images.length > 0 && options.acceptsImages && options.imagesInToolResults) {
-        output = { type: 'content', value: [{ type: 'text', text: message.text }, ...images.map((image) => ({ type: 'image-data' as const, data: image.base64, mediaType: image.mimeType }))] };
+        output = { type: 'content', value: [{ type: 'text', text }, ...images.map((image) => ({ type: 'image-data' as const, data: image.base64, mediaType: image.mimeType }))] };
       } else {
         const note = images.length > 0 && !options.acceptsImages ? `\n${imageNote(images.length)}` : '';
-        output = message.isError ? { type: 'error-text', value: message.text + note } : { type: 'text', value: message.text + note };
+        output = message.isError ? { type: 'error-text', value: text + note } : { type: 'text', value: text + note };
         if (images.length > 0 && options.acceptsImages) pendingImages.push({ name: message.name, images });
       }
       const part: ToolResultPart = { type: 'tool-result', toolCallId: message.callId, toolName: message.name, output };
