@@ -149,11 +149,16 @@ describe('/stop in a real turn', () => {
       const { conversation_id, turn_id } = (sent.ok ? sent.result : {}) as { conversation_id: string; turn_id: string };
       // The runtime says when the action runs (computer.state acting): then the stop lands inside it.
       await vi.waitFor(() => expect(tray.label()).toBe('Computer use: acting now'), { timeout: 30_000 });
+      // computer.status says so too, for a window opened mid-action (it has seen no computer.state event).
+      const during = await call('computer.status', {});
+      expect(during.ok && (during.result as { acting: boolean }).acting).toBe(true);
       await call('chat.stop', { conversation_id });
       const finished = () => events.find((event) => event.type === 'chat.turn_finished' && (event.payload as { turn_id: string }).turn_id === turn_id);
       await vi.waitFor(() => expect(finished()).toBeDefined(), { timeout: 30_000 });
       expect((finished()!.payload as { status: string }).status).toBe('stopped');
       await vi.waitFor(() => expect(tray.label()).toBe('Computer use: active'), { timeout: 30_000 });
+      const after = await call('computer.status', {});
+      expect(after.ok && (after.result as { acting: boolean }).acting).toBe(false);
       // Actions run one at a time, so the next one runs only once the wait has ended: had the stop not cut it
       // short, that could not be before 25 s after the message was sent.
       const next = await call('capabilities.call', { name: 'computer_use', args: { action: 'cursor_position' }, origin: 'chat', interactive: true, conversation_id: 'c-next' });

@@ -197,7 +197,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     // and an enable or disable too; with bootEnabled the event says when a restart is still needed.
     const emitComputerState = () => events.emit('system', 'computer.state', { ...computerUseState(configReader, computerUse, computerNative, config.fermix_core.computer_use.enabled), acting: computerSetup.ready && computerSetup.runtime.acting() });
     computerUse.onChange(emitComputerState);
-    const computerHandlers = createComputerHandlers({ control: computerUse, config: configReader, native: computerNative, configFile: paths.config, bootEnabled: config.fermix_core.computer_use.enabled });
+    const computerHandlers = createComputerHandlers({ control: computerUse, config: configReader, native: computerNative, configFile: paths.config, bootEnabled: config.fermix_core.computer_use.enabled, acting: () => computerSetup.ready && computerSetup.runtime.acting() });
     const setComputerEnabled = computerHandlers['computer.set_enabled'];
     computerHandlers['computer.set_enabled'] = async (input, context) => {
       const answer = await setComputerEnabled(input, context);

@@ -51,6 +51,8 @@ export interface ComputerHandlersOptions {
   bootEnabled?: boolean;
   /** The native-layer check run when enabling (default: load nut-js and query the display). */
   probeNative?: () => Promise<{ available: boolean; detail: string }>;
+  /** Whether a computer_use action runs now (the runtime's `acting()`); absent: never. */
+  acting?: () => boolean;
 }
 
 /** Loads the desktop library and asks for the screen size, as the start-up does; nothing stays open. */
@@ -95,7 +97,8 @@ export function computerUseState(config: () => FermixConfig, control: ComputerUs
 }
 
 export function createComputerHandlers(options: ComputerHandlersOptions): Pick<Handlers, ComputerMethodName> {
-  const state = () => computerUseState(options.config, options.control, options.native, options.bootEnabled);
+  // computer.status says "acting" as the computer.state event does, so a window opened mid-action shows it.
+  const state = (): ComputerState => ({ ...computerUseState(options.config, options.control, options.native, options.bootEnabled), acting: options.acting?.() ?? false });
   return {
     'computer.status': () => state(),
     'computer.pause': () => {

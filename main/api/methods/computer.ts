@@ -14,7 +14,7 @@ export const computerStateSchema = z.object({
   summary: z.string(),
   /** True when config.toml's enabled differs from what this daemon started with (computer.set_enabled; a restart applies it). */
   restart_required: z.boolean().optional(),
-  /** True while a computer_use action runs (set on `computer.state` events; absent means false). */
+  /** True while a computer_use action runs (computer.status and `computer.state` events; absent means false). */
   acting: z.boolean().optional(),
 });
 export type ComputerState = z.infer<typeof computerStateSchema>;

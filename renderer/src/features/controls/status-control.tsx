@@ -1,5 +1,6 @@
 import { useControls, useThread } from '../../app/model-context.js';
 import { activeTurn, type HoldState, type TurnStatus } from '../chat/thread/thread-types.js';
+import { computerLabel } from './computer-label.js';
 
 const TURN_LABEL: Partial<Record<TurnStatus, string>> = {
   queued: 'Queued',
@@ -30,6 +31,7 @@ export function StatusControl() {
   const turnState = turn ? (hold === 'running' ? turn : hold) : 'idle';
   const turnLabel = !turn ? 'Idle' : hold === 'running' ? TURN_LABEL[turn] : HOLD_LABEL[hold];
   const computerOn = computer?.enabled === true;
+  const computerState = computerLabel(computer, null);
   return (
     <div className="status-control" role="toolbar" aria-label="Controls" data-empty={!turn && !computerOn ? true : undefined}>
       <span className={turn ? 'status-turn' : 'visually-hidden'} data-state={turnState} role="status" aria-live="polite">
@@ -54,9 +56,10 @@ export function StatusControl() {
       )}
       {turn && computerOn && <span className="status-divider" aria-hidden="true" />}
       {computerOn && (
-        <span className="status-computer-use" data-state={computer.paused ? 'paused' : 'active'} title={computer.summary}>
+        <span className="status-computer-use" data-state={computerState.state} title={computer.summary}>
           <span className="status-dot" aria-hidden="true" />
-          <span className="control-name">Computer use</span> <span className="control-state">{computer.paused ? 'paused' : 'active'}</span>
+          <span className="control-name">Computer use</span>{' '}
+          <span className="control-state">{computerState.state === 'acting' ? 'Acting now' : computerState.text}</span>
           <button
             type="button"
             className="small-button"
