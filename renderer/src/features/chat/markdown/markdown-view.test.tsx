@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { HIGHLIGHT_MAX_CHARS } from './code-block.js';
+import { closeStreamingMarkdown } from './close-streaming.js';
 import { MarkdownView } from './markdown-view.js';
 
 afterEach(cleanup);
@@ -68,6 +69,19 @@ describe('markdown for model answers', () => {
     expect(root.textContent).toContain('<b>not bold</b>');
     expect(root.textContent).toContain('<script>alert(1)</script>');
     expect(root.querySelector('.md-image-alt')?.textContent).toBe('[a chart]');
+  });
+
+  it('closes emphasis and inline code still open at the end of a streaming answer, and nothing else', () => {
+    expect(closeStreamingMarkdown('Use **npm')).toBe('Use **npm**');
+    expect(closeStreamingMarkdown('Run `git pu')).toBe('Run `git pu`');
+    expect(closeStreamingMarkdown('**a ~~b')).toBe('**a ~~b~~**');
+    expect(closeStreamingMarkdown('**done** and `x` so far')).toBe('**done** and `x` so far');
+    expect(closeStreamingMarkdown('Use **')).toBe('Use **');
+    expect(closeStreamingMarkdown('`a ** b`')).toBe('`a ** b`');
+    expect(closeStreamingMarkdown('**old**\n\n```py\nx = "**"')).toBe('**old**\n\n```py\nx = "**"');
+    const root = view(closeStreamingMarkdown('Use **npm te'));
+    expect(root.querySelector('strong')?.textContent).toBe('npm te');
+    expect(root.textContent).toBe('Use npm te');
   });
 
   it('runs an unclosed fence to the end while streaming, verbatim', () => {
