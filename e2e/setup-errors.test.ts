@@ -63,7 +63,8 @@ describe('setup errors next to their control', () => {
     const url = form.getByRole('textbox', { name: 'Endpoint base URL' });
     await url.fill('ftp://127.0.0.1/v1');
     await form.getByRole('button', { name: 'Save voice settings' }).click();
-    await expectErrorOn(page, url, 'base_url');
+    // A sentence about the field (main/api/validation-messages.ts), not zod's "transcription.base_url: Invalid URL".
+    await expectErrorOn(page, url, 'The transcription server URL is not a valid URL — use http(s)://host:port/v1.');
     expect(await form.getByRole('textbox', { name: 'Model' }).getAttribute('aria-invalid')).toBeNull();
     await shootSizes(page, 'setup-error-voice', VIEWPORT, [VIEWPORT]);
     await url.fill('http://127.0.0.1:8080/v1');

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { FermixError, toWireError, type WireError } from '../core/errors.js';
 import { apiContract, isMethodName, type MethodName, type OutputOf, type ParsedInputOf } from './contract.js';
-import { describeIssues, fieldLabel, invalidInputMessage } from './validation-messages.js';
+import { describeIssues, invalidInputMessage } from './validation-messages.js';
 
 export type Transport = 'http' | 'socket' | 'ipc' | 'in-process';
 
@@ -84,7 +84,8 @@ function parseOrThrow(schema: z.ZodType, input: unknown, method: string): unknow
   throw new FermixError({
     code: 'invalid_input',
     message: invalidInputMessage(issues),
-    hint: first.field === '(input)' ? `Check what was sent to ${method} and send it again.` : `Correct the ${fieldLabel(first.field)} and try again.`,
+    // Shown right after the sentence (under the field in the window): say what happened, do not repeat the field.
+    hint: first.field === '(input)' ? `Check what was sent to ${method} and send it again.` : 'Nothing was saved; correct it and try again.',
     data: { method, field: first.field, issues: issues.map(({ field, problem }) => ({ field, problem })) },
   });
 }

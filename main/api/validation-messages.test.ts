@@ -22,7 +22,7 @@ describe('validation messages people see', () => {
     const error = await refusal('settings.update', { transcription: { base_url: 'localhost:9000' } });
     expect(error.code).toBe('invalid_input');
     expect(error.message).toBe('The transcription server URL is not a valid URL — use http(s)://host:port/v1.');
-    expect(error.hint).toBe('Correct the transcription server URL and try again.');
+    expect(error.hint).toBe('Nothing was saved; correct it and try again.');
     expect(error.data.field).toBe('transcription.base_url');
     expect(error.data.issues[0]).toEqual({ field: 'transcription.base_url', problem: 'Invalid URL' });
     expect(error.message).not.toMatch(/settings\.update|Invalid input/);

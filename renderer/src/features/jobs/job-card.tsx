@@ -1,3 +1,4 @@
+import { scheduleInWords } from './schedule-words.js';
 import type { Job, JobAction } from './store.js';
 
 const STATE_LABEL: Record<Job['state'], string> = { scheduled: 'Scheduled', running: 'Running', paused: 'Paused', disabled: 'Disabled', expired: 'Expired', done: 'Done' };
@@ -14,7 +15,7 @@ export function JobCard({ job, selected, busy, onSelect, onAction }: { job: Job;
       <button type="button" className="job-select" aria-pressed={selected} aria-label={`Show runs of ${job.name}`} onClick={onSelect}>
         <span className="job-name">{job.name}</span>
         <span className={`job-state state-${job.state}`}>{STATE_LABEL[job.state]}</span>
-        <span className="job-schedule"><code>{job.schedule}</code>{job.timezone !== 'UTC' && <span className="muted"> · {job.timezone}</span>}</span>
+        <span className="job-schedule" title={job.schedule}>{scheduleInWords(job.schedule)}{job.timezone !== 'UTC' && <span className="muted"> · {job.timezone}</span>}</span>
         <span className="job-next muted small">{finished ? `Last run ${when(job.last_run_at)}` : `Next run ${when(job.next_run_at)}`}</span>
         {job.last_error && <span className="job-error small">{job.last_error}</span>}
       </button>

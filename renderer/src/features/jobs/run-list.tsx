@@ -23,7 +23,8 @@ export function RunList({ job, runs }: { job: Job; runs: JobRun[] }) {
                 <span className={`run-status status-${run.status}`}>{run.status}</span>
                 <span>{run.trigger === 'manual' ? 'Run now' : 'Scheduled'}</span>
                 <time dateTime={run.queued_at}>{new Date(run.queued_at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</time>
-                <span className="muted">{run.usage.input_tokens + run.usage.output_tokens} tokens{run.cost_usd !== null ? ` · $${run.cost_usd.toFixed(4)}` : ''}</span>
+                {/* Only what is known: a local model's $0.0000 and a run that used no tokens said nothing useful. */}
+                {run.usage.input_tokens + run.usage.output_tokens > 0 && <span className="muted">{(run.usage.input_tokens + run.usage.output_tokens).toLocaleString()} tokens{run.cost_usd ? ` · $${run.cost_usd.toFixed(4)}` : ''}</span>}
                 {run.tool_failures > 0 && <span className="run-failures">{run.tool_failures} tool failure{run.tool_failures === 1 ? '' : 's'}</span>}
               </div>
               <p className="run-output">{outcome(run)}</p>

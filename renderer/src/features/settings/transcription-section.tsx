@@ -72,7 +72,6 @@ export function TranscriptionSection() {
             {/* Success is confirmed here; an error here only when it is about no single field. */}
             {error ? errorUnder(null) : <SaveFeedback origin={['transcription', 'transcription-key']} />}
           </div>
-          <p className="muted small">Recordings up to {current.max_file_mb} MB.</p>
         </form>
       )}
       <VoiceSettings />
