@@ -3,13 +3,16 @@
  * attempts within the 60 s window, here with short delays) and a service that comes up in time is
  * connected; one that never does ends remote_unreachable with zero tools; a rejected token or a
  * policy refusal stops at the first attempt. Eden's signed manifest and fake tools are the real ones.
+ * Live (reference §2.5): tools/list_changed re-runs the contract check (drift → zero tools), at most
+ * 3 times a session; calls made during a re-initialization are held and drained onto the new session;
+ * 3 invalid results in a row withdraw the tools (remote_protocol_error); Eden's 20 calls per agent turn.
  */
 import { createServer } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRegistry } from '../main/core/capabilities/index.js';
+import { createRegistry, type ExecutionContext } from '../main/core/capabilities/index.js';
 import { decodeManifest } from '../main/plugins/manifest.js';
 import { createHostedMcpRail, type HostedPluginSpec } from '../main/plugins/rails/mcp-hosted/hosted-rail.js';
 import type { HostedChoice } from '../main/plugins/rails/mcp-hosted/workspace-choice.js';
@@ -19,7 +22,7 @@ import { createPluginStore } from '../main/plugins/store/store.js';
 import { createPluginSupervisor } from '../main/plugins/supervisor.js';
 import { createTestPolicy } from '../main/net/test-policy.js';
 import { EDEN_READ_TOKEN, EDEN_WRITE_TOKEN, startEdenFake } from './fixtures/hosted-mcp/eden-fake.js';
-import type { HostedFake } from './fixtures/hosted-mcp/server.js';
+import { rawResult, type HostedFake } from './fixtures/hosted-mcp/server.js';
 import { makeTestCatalog, PLUGIN_SOURCES } from './fixtures/plugin-fakes/catalog-fixture.js';
 import { waitFor } from './support/daemon-process.js';
 
@@ -49,9 +52,9 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function railTo(overrides: Record<string, number>) {
+function railTo(overrides: Record<string, number>, quick: { pacing?: { minGapMs: number; maxQueued: number }; rediscovery?: { max: number; spacingMs: number } } = {}) {
   const registry = createRegistry();
-  const rail = createHostedMcpRail({ registry, retryDelaysMs: [50, 50], net: { policy: createTestPolicy(), ca: fake.ca, lookup: async () => [{ address: '127.0.0.1', family: 4 }], testPortOverrides: overrides } });
+  const rail = createHostedMcpRail({ registry, retryDelaysMs: [50, 50], ...quick, net: { policy: createTestPolicy(), ca: fake.ca, lookup: async () => [{ address: '127.0.0.1', family: 4 }], testPortOverrides: overrides } });
   return { registry, rail };
 }
 
@@ -152,6 +155,114 @@ describe('hosted rail startup', () => {
       expect(rail.state('eden')?.status).toBe('ready');
     } finally {
       fake.expireCalls = 0;
+      await rail.close();
+    }
+  });
+});
+
+describe('hosted rail live', () => {
+  const quick = { pacing: { minGapMs: 5, maxQueued: 16 }, rediscovery: { max: 3, spacingMs: 30 } };
+  const context = (turnId?: string): ExecutionContext => ({ trust: 'operator', origin: 'chat', signal: new AbortController().signal, services: {}, ...(turnId ? { turnId } : {}) });
+  async function readyRail() {
+    const { registry, rail } = railTo({ 'mcp.eden.so': fake.server.port }, quick);
+    rail.apply({ eden: spec() });
+    await rail.settled();
+    expect(rail.state('eden')?.status).toBe('ready');
+    const run = (name: string, args: Record<string, unknown>, turnId?: string) => registry.find(name)!.executor!(args, context(turnId)).catch((error) => error);
+    return { registry, rail, run };
+  }
+
+  it('tools/list_changed rediscovers (3 times a session at most); a drifted schema then withdraws every tool as upstream_contract_mismatch', async () => {
+    const { registry, rail, run } = await readyRail();
+    const original = fake.tools;
+    try {
+      for (let round = 1; round <= 4; round += 1) {
+        const lists = fake.lists;
+        fake.notifyToolsChanged = 1;
+        expect((await run('eden_read_card', { cardId: `c${round}` })).data).toMatchObject({ ok: true });
+        if (round <= 3) {
+          await waitFor(() => rail.state('eden')?.rediscoveries === round, 10_000, `rediscovery ${round}`);
+          expect(fake.lists).toBe(lists + 1);
+        } else {
+          // The cap is spent: the 4th notification starts nothing (the next connect re-checks instead).
+          expect([rail.state('eden')?.rediscoveries, fake.lists]).toEqual([3, lists]);
+        }
+      }
+      expect(rail.state('eden')?.status).toBe('ready');
+    } finally {
+      await rail.close();
+    }
+    const second = await readyRail();
+    try {
+      fake.tools = original.map((tool) => (tool.name === 'eden_read_card' ? { ...tool, inputSchema: { ...tool.inputSchema, properties: { cardId: { type: 'string' } } } } : tool));
+      fake.notifyToolsChanged = 1;
+      expect((await second.run('eden_read_card', { cardId: 'c9' })).data).toMatchObject({ ok: true });
+      await waitFor(() => second.rail.state('eden')?.status !== 'ready', 10_000, 'the drift to be seen');
+      expect(second.rail.state('eden')).toMatchObject({ status: 'upstream_contract_mismatch', tools: [], last_error: expect.stringContaining('changed: eden_read_card') });
+      expect(second.registry.list()).toEqual([]);
+      expect(registry.list()).toEqual([]);
+    } finally {
+      fake.tools = original;
+      fake.notifyToolsChanged = 0;
+      await second.rail.close();
+    }
+  });
+
+  it('a call made while an expired session is re-initialized is held, then drained onto the new session', async () => {
+    const { rail, run } = await readyRail();
+    let open!: () => void;
+    try {
+      fake.initializeGate = new Promise<void>((resolve) => (open = resolve));
+      fake.expireCalls = 1;
+      const first = run('eden_read_card', { cardId: 'expired' });
+      await waitFor(() => fake.initializesWaiting === 1, 10_000, 'the re-initialize to be held');
+      const calls = fake.calls.length;
+      const second = run('eden_read_card', { cardId: 'held' });
+      // Held: nothing of the second call reaches the service while the session is re-opened.
+      await waitFor(() => rail.state('eden')?.held === 1, 10_000, 'the second call to be held');
+      expect(fake.calls.length).toBe(calls);
+      fake.initializeGate = null;
+      open();
+      expect([(await first).data, (await second).data]).toMatchObject([{ ok: true, args: { cardId: 'expired' } }, { ok: true, args: { cardId: 'held' } }]);
+      expect(fake.calls.slice(calls).map((call) => call.args.cardId)).toEqual(['expired', 'held']);
+    } finally {
+      fake.initializeGate = null;
+      open?.();
+      fake.expireCalls = 0;
+      await rail.close();
+    }
+  });
+
+  it('3 invalid results in a row are a broken peer: remote_protocol_error and zero tools; a valid one in between resets the count', async () => {
+    const { registry, rail, run } = await readyRail();
+    let invalid = true;
+    fake.intercept = (message) => (message.method === 'tools/call' && invalid ? rawResult(message, { content: 'not a list' }) : undefined);
+    try {
+      for (const expected of ['invalid', 'invalid', 'valid', 'invalid', 'invalid']) {
+        invalid = expected === 'invalid';
+        const answer = await run('eden_read_card', { cardId: 'x' });
+        expect(answer.code ?? 'valid', expected).toBe(expected === 'invalid' ? 'remote_protocol_error' : 'valid');
+      }
+      expect(rail.state('eden')?.status).toBe('ready');
+      invalid = true;
+      await run('eden_read_card', { cardId: 'x' });
+      expect(rail.state('eden')).toMatchObject({ status: 'remote_protocol_error', tools: [], last_error: expect.stringContaining('3 invalid results in a row') });
+      expect(registry.list()).toEqual([]);
+    } finally {
+      fake.intercept = null;
+      await rail.close();
+    }
+  });
+
+  it("Eden's budget: the 21st call in one agent turn is refused unsent with turn_budget_exhausted; another turn still calls", async () => {
+    const { rail, run } = await readyRail();
+    try {
+      for (let i = 0; i < 20; i += 1) expect((await run('eden_read_card', { cardId: `b${i}` }, 'turn-1')).data).toMatchObject({ ok: true });
+      const calls = fake.calls.length;
+      const refused = await run('eden_read_card', { cardId: 'b20' }, 'turn-1');
+      expect([refused.code, refused.hint, fake.calls.length]).toEqual(['turn_budget_exhausted', expect.stringContaining('another message'), calls]);
+      expect((await run('eden_read_card', { cardId: 'next' }, 'turn-2')).data).toMatchObject({ ok: true });
+    } finally {
       await rail.close();
     }
   });

@@ -19,6 +19,8 @@ export interface ExchangeOptions {
   ca?: string | Buffer | Array<string | Buffer>;
   /** Whether to read this response's body; redirect bodies are discarded unread. */
   readBody: (status: number, headers: IncomingHttpHeaders) => boolean;
+  /** The response header block's cap in bytes (Node's parser default, 16 KiB, when absent); the hosted MCP rail allows 64 KiB. */
+  maxHeaderSize?: number;
 }
 
 export interface Exchange {
@@ -57,6 +59,7 @@ export function exchange(target: PinnedTarget, options: ExchangeOptions): Promis
       // SNI and the certificate check use the original name; RFC 6066 forbids IP literals as SNI.
       servername: secure && !literal ? target.hostname : undefined,
       ca: options.ca,
+      maxHeaderSize: options.maxHeaderSize,
     });
 
     const fail = (error: FermixError) => {

@@ -197,6 +197,8 @@ export const manifestSchema = z.object({
   setup_tools: z.array(nonEmpty).optional(),
   resource_scope: z.object({ kind: z.literal('single_workspace'), discovery_tool: nonEmpty, id_field: nonEmpty, label_field: nonEmpty, argument: nonEmpty }).strict().optional(),
   result_contract: z.object({ kind: z.literal('json_boolean'), success_field: nonEmpty, status_field: nonEmpty, message_field: nonEmpty }).strict().optional(),
+  // Calls per agent turn (enforced by the hosted rail, turn-budget.ts); paginated = calls that pass a page cursor.
+  budgets: z.object({ agent_turn_calls: z.number().int().min(1).max(100), agent_turn_paginated_calls: z.number().int().min(0) }).strict().optional(),
 }).strict();
 export type PluginManifest = z.infer<typeof manifestSchema>;
 export type ManifestInput = z.input<typeof manifestSchema>;
@@ -240,6 +242,8 @@ function crossCheck(manifest: PluginManifest, file: string): void {
   if (manifest.tools.some((tool) => tool.rail === 'mcp') && manifest.runtime === undefined) throw invalidManifest(file, 'runtime', 'is required when a tool uses the mcp rail');
   if (manifest.runtime?.kind === 'remote_mcp' && manifest.plugin_api !== 3) throw invalidManifest(file, 'runtime.kind', 'remote_mcp needs plugin_api 3');
   if (manifest.runtime?.kind === 'remote_mcp') remoteCrossCheck(manifest, file);
+  else if (manifest.budgets) throw invalidManifest(file, 'budgets', 'is enforced only for a remote_mcp plugin');
+  if (manifest.budgets && manifest.budgets.agent_turn_paginated_calls > manifest.budgets.agent_turn_calls) throw invalidManifest(file, 'budgets.agent_turn_paginated_calls', 'must not exceed agent_turn_calls');
   if (manifest.auth.type === 'api_key' && manifest.auth.validation !== undefined && manifest.plugin_api !== 3) throw invalidManifest(file, 'auth.validation', 'is a plugin_api 3 field');
   manifest.skills.forEach((skill, index) => {
     if (skill.name === manifest.name) throw invalidManifest(file, `skills[${index}].name`, 'must differ from the plugin name');

@@ -111,6 +111,7 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
       trust: turn.options.trust,
       origin: turn.options.origin,
       conversationId,
+      turnId: turn.id,
       cwd: turn.options.cwd,
       interactive: turn.options.interactive,
       role: input.role ?? null,

@@ -50,6 +50,8 @@ export interface ExecutionContext {
   trust: Trust;
   origin: Origin;
   conversationId?: string;
+  /** The agent turn making the call (absent outside a turn); hosted plugins count their per-turn budgets by it. */
+  turnId?: string;
   /** Working directory hint (e.g. `fermix ask` passes the caller's cwd to the sandbox). */
   cwd?: string;
   /** False when nobody can answer a question during this call (a piped CLI, a job): tools that would ask refuse instead. */

@@ -254,8 +254,8 @@ describe('running', () => {
     let ctx: unknown;
     const probe = makeCapability({ name: 'probe', executor: async (_a, c) => ((ctx = c), { text: '' }) });
     const { invoker } = setup({ extra: [probe] });
-    await invoker.execute('probe', {}, { trust: 'operator', origin: 'cli', cwd: '/w', services: { s: 1 }, conversationId: 'c' });
-    expect(ctx).toMatchObject({ trust: 'operator', origin: 'cli', cwd: '/w', services: { s: 1 }, conversationId: 'c' });
+    await invoker.execute('probe', {}, { trust: 'operator', origin: 'cli', cwd: '/w', services: { s: 1 }, conversationId: 'c', turnId: 't' });
+    expect(ctx).toMatchObject({ trust: 'operator', origin: 'cli', cwd: '/w', services: { s: 1 }, conversationId: 'c', turnId: 't' });
   });
 
   it('an audit sink failure does not turn a completed call into an error', async () => {

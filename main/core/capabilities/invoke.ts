@@ -28,6 +28,7 @@ export interface InvokeContext {
   trust?: Trust | null;
   origin: Origin;
   conversationId?: string;
+  turnId?: string;
   cwd?: string;
   services?: Record<string, unknown>;
   /** The turn's signal: aborting it cancels a parked approval and the running executor. */
@@ -169,6 +170,7 @@ export function createInvoker(options: InvokerOptions): Invoker {
         trust,
         origin: context.origin,
         conversationId: context.conversationId,
+        turnId: context.turnId,
         cwd: context.cwd,
         interactive: context.interactive !== false && !UNATTENDED_ORIGINS.has(context.origin),
         signal: controller.signal,

@@ -1,25 +1,27 @@
 /**
  * One hosted-MCP session (Streamable HTTP, SDK client) for a plugin_api 3 plugin: initialize, raw
- * discovery checked against the signed contract (contract.ts; ≤10 pages, cursor ≤1 KiB, ≤128 tools),
- * paced calls (pacer.ts), results text only and ≤2 MiB. Errors are classed for the runner: only
+ * discovery checked against the signed contract (contract.ts; ≤10 pages, cursor ≤1 KiB, ≤128 tools,
+ * 4 MiB in all), paced calls (pacer.ts), results text only, ≤2 MiB and depth ≤64 (limits.ts). A
+ * result that does not parse as a tools/call result, or is too deep, is marked `invalid_result` so
+ * the rail can count a broken peer. `notifications/tools/list_changed` is passed to `onToolsChanged`.
+ * Errors are classed for the runner: only
  * unreachability (`remote_unreachable`) is retried; a rejected token (`reauthorization_required`),
  * a policy refusal (`remote_security_blocked`), a protocol error or a contract mismatch stop at once.
  */
 import { z } from 'zod';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolResult } from '../../../core/capabilities/index.js';
 import { FermixError, isFermixError } from '../../../core/errors.js';
 import { FERMIX_VERSION } from '../../../core/version.js';
-import { REMOTE_LIMITS } from '../../../mcp/client.js';
 import type { HttpRailNet } from '../http/interpreter.js';
 import { checkContract, type DeclaredTool } from './contract.js';
 import { hostedFetch } from './hosted-fetch.js';
+import { HOSTED_DEADLINES, HOSTED_LIMITS, protocolError, resultDepthExceeded } from './limits.js';
 import { createCallPacer, HOSTED_PACING } from './pacer.js';
 
-export const HOSTED_DEADLINES = Object.freeze({ initializeMs: 15_000, discoverPageMs: 15_000, callMs: 60_000 });
-const MAX_CURSOR_BYTES = 1024;
+export { HOSTED_DEADLINES } from './limits.js';
 const rawPage = z.object({ tools: z.array(z.object({ name: z.unknown() }).passthrough()), nextCursor: z.string().optional() }).passthrough();
 
 export interface HostedSessionOptions {
@@ -31,6 +33,8 @@ export interface HostedSessionOptions {
   pacing?: { minGapMs: number; maxQueued: number };
   /** A re-initialized session keeps its predecessor's pacer: the spacing and the queue survive a session expiry. */
   pacer?: ReturnType<typeof createCallPacer>;
+  /** The service sent `notifications/tools/list_changed` (on a POST's event stream). */
+  onToolsChanged?: () => void;
 }
 
 const err = (code: string, message: string, hint: string, data: Record<string, unknown> = {}) => new FermixError({ code, message, hint, data });
@@ -72,7 +76,8 @@ export function createHostedSession(options: HostedSessionOptions) {
   const { plugin } = options;
   const client = new Client({ name: 'fermix-desktop', version: FERMIX_VERSION }, { capabilities: {} });
   client.onerror = () => {};
-  const transport = new StreamableHTTPClientTransport(new URL(options.url), { requestInit: { headers: { authorization: `Bearer ${options.token}` } }, fetch: hostedFetch(options.net) });
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onToolsChanged?.());
+  const transport = new StreamableHTTPClientTransport(new URL(options.url), { requestInit: { headers: { authorization: `Bearer ${options.token}` } }, fetch: hostedFetch(options.net, { plugin }) });
   const pacer = options.pacer ?? createCallPacer(plugin, options.pacing ?? HOSTED_PACING);
 
   return {
@@ -93,8 +98,9 @@ export function createHostedSession(options: HostedSessionOptions) {
     async discover() {
       const items: { name?: unknown }[] = [];
       let cursor: string | undefined;
+      let bytes = 0;
       for (let page = 0; ; page += 1) {
-        if (page >= REMOTE_LIMITS.maxPages) throw err('remote_protocol_error', `${plugin} sent more than ${REMOTE_LIMITS.maxPages} pages of tools.`, `Run \`fermix plugins doctor ${plugin}\`.`, { plugin });
+        if (page >= HOSTED_LIMITS.discoveryPages) throw protocolError(plugin, `more than ${HOSTED_LIMITS.discoveryPages} pages of tools`);
         let result: z.infer<typeof rawPage>;
         try {
           result = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, rawPage, { timeout: HOSTED_DEADLINES.discoverPageMs });
@@ -102,9 +108,11 @@ export function createHostedSession(options: HostedSessionOptions) {
           throw classifyHostedError(plugin, error);
         }
         items.push(...result.tools);
-        if (items.length > REMOTE_LIMITS.maxTools) throw err('remote_protocol_error', `${plugin} offers more than ${REMOTE_LIMITS.maxTools} tools.`, `Run \`fermix plugins doctor ${plugin}\`.`, { plugin });
+        bytes += Buffer.byteLength(JSON.stringify(result));
+        if (bytes > HOSTED_LIMITS.discoveryBytes) throw protocolError(plugin, `its tool list is over ${HOSTED_LIMITS.discoveryBytes} bytes`);
+        if (items.length > HOSTED_LIMITS.discoveryTools) throw protocolError(plugin, `more than ${HOSTED_LIMITS.discoveryTools} tools offered`);
         cursor = result.nextCursor;
-        if (cursor !== undefined && Buffer.byteLength(cursor) > MAX_CURSOR_BYTES) throw err('remote_protocol_error', `${plugin} sent a discovery cursor over ${MAX_CURSOR_BYTES} bytes.`, `Run \`fermix plugins doctor ${plugin}\`.`, { plugin });
+        if (cursor !== undefined && Buffer.byteLength(cursor) > HOSTED_LIMITS.discoveryCursorBytes) throw protocolError(plugin, `a discovery cursor over ${HOSTED_LIMITS.discoveryCursorBytes} bytes`);
         if (cursor === undefined) break;
       }
       return checkContract(plugin, options.declared, items);
@@ -114,19 +122,29 @@ export function createHostedSession(options: HostedSessionOptions) {
       const deadline = AbortSignal.timeout(HOSTED_DEADLINES.callMs);
       const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
       return pacer.run(async () => {
-        let result: CallToolResult;
+        let raw: unknown;
         try {
-          result = (await client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, { signal: combined, timeout: HOSTED_DEADLINES.callMs })) as CallToolResult;
+          // Parsed here, not by the SDK, so an invalid result is told apart from a transport failure.
+          raw = await client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, z.unknown(), { signal: combined, timeout: HOSTED_DEADLINES.callMs });
         } catch (error) {
-          throw classifyHostedError(plugin, error);
+          const failure = classifyHostedError(plugin, error);
+          if (failure.code === 'remote_busy' && typeof failure.data?.retry_after_ms === 'number') pacer.holdOff(failure.data.retry_after_ms);
+          throw failure;
         }
-        const bytes = Buffer.byteLength(JSON.stringify(result));
-        if (bytes > REMOTE_LIMITS.maxResultBytes) throw err('response_too_large', `${plugin} answered ${tool} with ${bytes} bytes, more than the ${REMOTE_LIMITS.maxResultBytes}-byte cap.`, 'Ask for less (a narrower query).', { plugin, bytes });
-        return textOnly(plugin, tool, result);
+        const bytes = Buffer.byteLength(JSON.stringify(raw) ?? '');
+        if (bytes > HOSTED_LIMITS.resultBytes) throw err('response_too_large', `${plugin} answered ${tool} with ${bytes} bytes, more than the ${HOSTED_LIMITS.resultBytes}-byte cap.`, 'Ask for less (a narrower query).', { plugin, bytes });
+        const depth = resultDepthExceeded(raw);
+        if (depth !== null) throw protocolError(plugin, `the result of ${tool} is ${depth} levels deep (at most ${HOSTED_LIMITS.resultDepth})`, { tool, invalid_result: true });
+        const parsed = CallToolResultSchema.safeParse(raw);
+        if (!parsed.success) throw protocolError(plugin, `the result of ${tool} is not a valid tools/call result`, { tool, invalid_result: true });
+        return textOnly(plugin, tool, parsed.data as CallToolResult);
       }, combined);
     },
+    /** Teardown is bounded: a service that hangs on close is left after 10 s. */
     async close(): Promise<void> {
-      await client.close().catch(() => {});
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([client.close().catch(() => {}), new Promise<void>((resolve) => { timer = setTimeout(resolve, HOSTED_DEADLINES.teardownMs); })]);
+      clearTimeout(timer);
     },
   };
 }

@@ -5,13 +5,15 @@
  * (an absent outputSchema or annotations is `null`). The check is all-or-none: one declared tool
  * missing or one hash changed is `upstream_contract_mismatch` and zero tools. Upstream tools the
  * manifest does not declare are dropped by name before their schemas are parsed, so a hostile extra
- * descriptor costs nothing but its name.
+ * descriptor costs nothing but its name; a declared tool's schemas are measured (≤256 KiB, depth
+ * ≤32, ≤20,000 nodes: limits.ts) before they are parsed or hashed, and one over is a protocol error.
  */
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
 import { FermixError } from '../../../core/errors.js';
 import type { McpToolDefinition } from '../../../mcp/client.js';
+import { checkToolSchemas } from './limits.js';
 
 export interface DeclaredTool {
   /** The upstream name (tool_name_mode preserve: the registered name too). */
@@ -50,6 +52,7 @@ export function checkContract(plugin: string, declared: readonly DeclaredTool[],
   if (missing.length > 0) throw mismatch(plugin, `missing: ${missing.join(', ')}`, missing);
   const out: McpToolDefinition[] = [];
   const changed: string[] = [];
+  for (const tool of declared) checkToolSchemas(plugin, byName.get(tool.name) as { name?: unknown });
   for (const tool of declared) {
     const parsed = ToolSchema.safeParse(byName.get(tool.name));
     if (!parsed.success) {

@@ -7,6 +7,11 @@
  * rejected token, a policy refusal, a protocol or contract mismatch stops at once and stays visible
  * until the plugin's settings change or it is restarted. Tools register as kind mcp in the plugin's
  * family (as on the local rail); the workspace argument is hidden from the model and injected.
+ * Live (limits.ts, reference §2.5): `notifications/tools/list_changed` re-runs the all-or-none check
+ * (at most 3 per session, 5 s apart; drift → zero tools, upstream_contract_mismatch); calls made while
+ * an expired session is re-initialized are held and drained onto the new one, inside the 60 s call
+ * deadline; 3 invalid results in a row mark a broken peer (remote_protocol_error, zero tools); the
+ * manifest's `budgets` cap calls per agent turn (turn-budget.ts).
  */
 import { createHash } from 'node:crypto';
 import type { CapabilityRegistry } from '../../../core/capabilities/index.js';
@@ -14,7 +19,10 @@ import { FermixError, isFermixError } from '../../../core/errors.js';
 import type { PluginManifest } from '../../manifest.js';
 import type { HttpRailNet } from '../http/interpreter.js';
 import { pluginMcpCapability, pluginMcpFamily } from '../mcp-local/local-rail.js';
+import type { ExecutionContext } from '../../../core/capabilities/index.js';
 import { createHostedSession, type HostedSession } from './connection.js';
+import { createRediscoveryGate, HOSTED_DEADLINES, HOSTED_LIMITS, protocolError } from './limits.js';
+import { createTurnBudget } from './turn-budget.js';
 import { createCallPacer, HOSTED_PACING } from './pacer.js';
 import { applyResultContract, declaredContract, profileOf, refuseModelWorkspace, upstreamName, withoutArgument } from './hosted-tools.js';
 import type { HostedChoice } from './workspace-choice.js';
@@ -33,6 +41,10 @@ export interface HostedState {
   last_error: string | null;
   last_code: string | null;
   attempts: number;
+  /** tools/list_changed rediscoveries run in the current session. */
+  rediscoveries: number;
+  /** Calls waiting for a re-initialized session. */
+  held: number;
 }
 
 export interface HostedRailOptions {
@@ -41,6 +53,8 @@ export interface HostedRailOptions {
   /** Tests shorten the retry delays and the pacing gap; the limits themselves stay. */
   retryDelaysMs?: readonly number[];
   pacing?: { minGapMs: number; maxQueued: number };
+  /** Tests shorten the rediscovery spacing; the cap of 3 per session stays unless given. */
+  rediscovery?: { max: number; spacingMs: number };
 }
 
 export const endpointOf = (manifest: PluginManifest): string => {
@@ -88,7 +102,7 @@ function createHostedRunner(spec: HostedPluginSpec, options: HostedRailOptions) 
   const { manifest, choice } = spec;
   const name = manifest.name;
   const family = pluginMcpFamily(name);
-  const state: HostedState = { status: 'connecting', tools: [], last_error: null, last_code: null, attempts: 0 };
+  const state: HostedState = { status: 'connecting', tools: [], last_error: null, last_code: null, attempts: 0, rediscoveries: 0, held: 0 };
   const replaySafe = new Set(manifest.tools.filter((tool) => tool.replay_safe === true).map((tool) => tool.name));
   const delays = options.retryDelaysMs ?? HOSTED_STARTUP.retryDelaysMs;
   let session: HostedSession | null = null;
@@ -98,7 +112,59 @@ function createHostedRunner(spec: HostedPluginSpec, options: HostedRailOptions) 
   let reopening: Promise<HostedSession> | null = null;
   const startedAt = Date.now();
   const pacer = createCallPacer(name, options.pacing ?? HOSTED_PACING);
-  const openSession = () => createHostedSession({ plugin: name, url: endpointOf(manifest), token: spec.token, declared: declaredContract(manifest, [...profileOf(manifest, choice.profile).tools, ...(manifest.setup_tools ?? [])]), net: options.net, pacer });
+  const budget = createTurnBudget(manifest);
+  const gates = new WeakMap<HostedSession, ReturnType<typeof createRediscoveryGate>>();
+  let rediscoveryTimer: NodeJS.Timeout | null = null;
+  let invalidInARow = 0;
+  const openSession = () => {
+    const created: HostedSession = createHostedSession({ plugin: name, url: endpointOf(manifest), token: spec.token, declared: declaredContract(manifest, [...profileOf(manifest, choice.profile).tools, ...(manifest.setup_tools ?? [])]), net: options.net, pacer, onToolsChanged: () => toolsChanged(created) });
+    gates.set(created, createRediscoveryGate(options.rediscovery));
+    return created;
+  };
+
+  /** list_changed: one rediscovery at a time (later notifications while one is pending are folded in), capped per session. */
+  function toolsChanged(from: HostedSession): void {
+    if (stopped || from !== session || state.status !== 'ready' || rediscoveryTimer) return;
+    const wait = gates.get(from)?.request() ?? null;
+    if (wait === null) return; // cap spent: the next connect re-checks the contract
+    rediscoveryTimer = setTimeout(() => {
+      rediscoveryTimer = null;
+      void rediscover(from);
+    }, wait);
+  }
+  async function rediscover(from: HostedSession): Promise<void> {
+    if (stopped || from !== session) return;
+    try {
+      await from.discover();
+      state.rediscoveries += 1;
+    } catch (error) {
+      if (stopped || from !== session) return;
+      state.rediscoveries += 1;
+      // Drift or a broken peer stops the plugin with zero tools; a blip leaves the checked tools in place.
+      if (isFermixError(error) && error.code !== 'remote_unreachable' && error.code !== 'remote_busy' && error.code !== 'remote_session_expired') stopWith(error);
+    }
+  }
+  /** A call made while the session is re-initialized waits for it (inside its own deadline), then goes to the new one. */
+  async function liveSession(signal: AbortSignal): Promise<HostedSession | null> {
+    const pending = reopening;
+    if (!pending) return session;
+    state.held += 1;
+    return await new Promise<HostedSession>((resolve, reject) => {
+      const onAbort = () => reject(stopError('timeout', `${manifest.display_name} was still reconnecting when the call's ${HOSTED_DEADLINES.callMs / 1000} s deadline passed.`, 'Try again in a moment.', name));
+      signal.addEventListener('abort', onAbort, { once: true });
+      pending.then(resolve, reject).finally(() => {
+        state.held -= 1;
+        signal.removeEventListener('abort', onAbort);
+      });
+    });
+  }
+  /** Counts consecutive invalid results; the third marks a broken peer. */
+  function noteResult(error: unknown): void {
+    if (!isFermixError(error)) return void (invalidInARow = 0);
+    if (error.data?.invalid_result !== true) return;
+    invalidInARow += 1;
+    if (invalidInARow >= HOSTED_LIMITS.invalidResultsInARow) stopWith(protocolError(name, `${invalidInARow} invalid results in a row (a broken peer; its tools were withdrawn)`));
+  }
 
   /** Session expiry: one new session (initialize + the contract check again) shared by every call that met the 404. */
   function reopen(expired: HostedSession): Promise<HostedSession> {
@@ -119,6 +185,7 @@ function createHostedRunner(spec: HostedPluginSpec, options: HostedRailOptions) 
       }
       void expired.close();
       session = fresh;
+      state.rediscoveries = 0;
       return fresh;
     })().finally(() => {
       reopening = null;
@@ -166,16 +233,21 @@ function createHostedRunner(spec: HostedPluginSpec, options: HostedRailOptions) 
       const caps = profile.tools.map((registered) => {
         const upstream = upstreamName(manifest, registered);
         const definition = definitions.get(upstream)!;
-        return pluginMcpCapability(manifest, registered, definition, true, async (args, signal) => {
+        const cap = pluginMcpCapability(manifest, registered, definition, true, async (args, callerSignal) => {
           // Refused before any request: the model never picks the workspace.
           if (argument && Object.hasOwn(args, argument)) throw refuseModelWorkspace(name, registered, argument);
-          const live = session;
+          // The 60 s call deadline counts from here: a wait for a reconnect and for the queue are inside it.
+          const signal = AbortSignal.any([callerSignal, AbortSignal.timeout(HOSTED_DEADLINES.callMs)]);
+          const live = await liveSession(signal);
           if (!live || state.status !== 'ready') throw stopError('mcp_unavailable', `${manifest.display_name} is not connected (${state.status}).`, `Run \`fermix plugins doctor ${name}\` to see why.`, name);
           const sent = argument ? { ...args, [argument]: choice.workspace_id } : args;
           try {
             try {
-              return applyResultContract(manifest, registered, await live.call(upstream, sent, signal));
+              const answer = await live.call(upstream, sent, signal);
+              noteResult(null);
+              return applyResultContract(manifest, registered, answer);
             } catch (error) {
+              noteResult(error);
               if (!isFermixError(error) || error.code !== 'remote_session_expired') throw error;
               const fresh = await reopen(live);
               // Repeated only when the manifest says it is safe: a write may have been applied before the 404.
@@ -187,6 +259,7 @@ function createHostedRunner(spec: HostedPluginSpec, options: HostedRailOptions) 
             throw error;
           }
         }, withoutArgument(definition.inputSchema, argument));
+        return { ...cap, executor: (args: Record<string, unknown>, context: ExecutionContext) => budget.spend(registered, args, context, () => cap.executor!(args, context)) };
       });
       options.registry.replace_kind('mcp', family, caps);
       Object.assign(state, { status: 'ready', tools: caps.map((cap) => cap.name), last_error: null, last_code: null });
@@ -200,7 +273,8 @@ function createHostedRunner(spec: HostedPluginSpec, options: HostedRailOptions) 
       state.last_error = failure.message;
       state.last_code = failure.code;
       const delay = delays[Math.min(state.attempts - 1, delays.length - 1)] ?? 0;
-      const retry = failure.code === 'remote_unreachable' && state.attempts < HOSTED_STARTUP.attempts && Date.now() - startedAt + delay <= HOSTED_STARTUP.windowMs;
+      // A busy service (429/503) at startup is retried like an unreachable one, within the same window.
+      const retry = (failure.code === 'remote_unreachable' || failure.code === 'remote_busy') && state.attempts < HOSTED_STARTUP.attempts && Date.now() - startedAt + delay <= HOSTED_STARTUP.windowMs;
       if (!retry) {
         state.status = failure.code;
         return settle();
@@ -220,6 +294,7 @@ function createHostedRunner(spec: HostedPluginSpec, options: HostedRailOptions) 
     async stop(): Promise<void> {
       stopped = true;
       if (timer) clearTimeout(timer);
+      if (rediscoveryTimer) clearTimeout(rediscoveryTimer);
       unregister();
       state.status = 'stopped';
       settle();
