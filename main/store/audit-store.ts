@@ -1,4 +1,4 @@
-import { scrubStoredRecord, type AuditRecord, type AuditSink } from '../core/capabilities/audit-record.js';
+import { recordedArgsJson, scrubStoredRecord, type AuditRecord, type AuditSink } from '../core/capabilities/audit-record.js';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import type { Database } from './database.js';
@@ -27,6 +27,31 @@ export interface AuditStoreSize {
 const ROW_OVERHEAD_BYTES = 64;
 const VALUE_BYTES = ['time', 'conversation_id', 'trust', 'origin', 'capability', 'kind', 'policy_class', 'decision', 'rule', 'args', 'error_code', 'extra']
   .map((column) => `COALESCE(LENGTH(CAST(${column} AS BLOB)), 0)`).join(' + ');
+
+/** One audit_records row's values, in INSERT_COLUMNS order: built once per record, for its journal line and its insert. */
+type AuditRow = (string | number | null)[];
+const INSERT_COLUMNS = 'time, conversation_id, trust, origin, capability, kind, policy_class, decision, rule, args, duration_ms, result_bytes, error_code, extra';
+const ROW_COLUMNS = 14;
+/** 64 rows × 14 values stay far below SQLite's 32,766 bound parameters. */
+const ROWS_PER_INSERT = 64;
+const insertStatements = new Map<number, string>();
+
+function insertSql(rows: number): string {
+  let sql = insertStatements.get(rows);
+  if (sql === undefined) {
+    const one = `(${new Array<string>(ROW_COLUMNS).fill('?').join(', ')})`;
+    insertStatements.set(rows, (sql = `INSERT INTO audit_records (${INSERT_COLUMNS}) VALUES ${new Array<string>(rows).fill(one).join(', ')}`));
+  }
+  return sql;
+}
+
+function auditRow(record: AuditRecord, journalId: string | null): AuditRow {
+  return [
+    record.time, record.conversation_id, record.trust, record.origin, record.capability, record.kind ?? 'unknown', record.policy_class,
+    record.decision, record.rule, recordedArgsJson(record.args), record.duration_ms, record.result_bytes, record.error_code,
+    JSON.stringify({ approval: record.approval, args_mode: record.args_mode, truncated: record.truncated, notes: record.notes, ...(journalId ? { journal_id: journalId } : {}) }),
+  ];
+}
 
 /** Each store's group-commit queue by database, so a size read straight from the database (doctor) counts it. */
 const queues = new WeakMap<Database, () => void>();
@@ -74,16 +99,12 @@ export function createAuditStore(db: Database, options: { retentionDays: number;
     return db.transaction(() => db.run('DELETE FROM audit_records WHERE time < ?', [cutoff]).changes + enforceSizeCap());
   }
 
-  function insert(record: AuditRecord, journalId: string | null): void {
-    db.run(
-      `INSERT INTO audit_records (time, conversation_id, trust, origin, capability, kind, policy_class, decision, rule, args, duration_ms, result_bytes, error_code, extra)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        record.time, record.conversation_id, record.trust, record.origin, record.capability, record.kind ?? 'unknown', record.policy_class,
-        record.decision, record.rule, JSON.stringify(record.args ?? null), record.duration_ms, record.result_bytes, record.error_code,
-        JSON.stringify({ approval: record.approval, args_mode: record.args_mode, truncated: record.truncated, notes: record.notes, ...(journalId ? { journal_id: journalId } : {}) }),
-      ],
-    );
+  /** Inserts rows (ROW_COLUMNS values each) with one statement per ROWS_PER_INSERT: preparing a statement costs more than a row. */
+  function insert(rows: readonly AuditRow[]): void {
+    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+      const chunk = rows.slice(start, start + ROWS_PER_INSERT);
+      db.run(insertSql(chunk.length), chunk.flat());
+    }
   }
 
   /**
@@ -101,7 +122,7 @@ export function createAuditStore(db: Database, options: { retentionDays: number;
   const journalFile = `${db.file}-audit.jsonl`;
   const journalPrefix = `${randomBytes(6).toString('hex')}-`;
   let journalSequence = 0;
-  let pending: { id: string; record: AuditRecord }[] = [];
+  let pending: AuditRow[] = [];
   let flushTimer: ReturnType<typeof setTimeout> | undefined;
   let journal: number | undefined;
 
@@ -111,8 +132,8 @@ export function createAuditStore(db: Database, options: { retentionDays: number;
     if (pending.length === 0) return;
     const batch = pending;
     pending = [];
-    if (batch.length === 1) insert(batch[0].record, batch[0].id);
-    else db.transaction(() => batch.forEach((entry) => insert(entry.record, entry.id)));
+    if (batch.length <= ROWS_PER_INSERT) insert(batch);
+    else db.transaction(() => insert(batch));
     if (journal !== undefined) ftruncateSync(journal, 0);
   }
   queues.set(db, flush);
@@ -124,17 +145,20 @@ export function createAuditStore(db: Database, options: { retentionDays: number;
     // A crash between the commit and the truncation leaves committed lines: at most the last batch.
     const recent = new Set(db.all<{ extra: string }>('SELECT extra FROM audit_records ORDER BY id DESC LIMIT ?', [2 * AUDIT_FLUSH_RECORDS])
       .map((row) => (JSON.parse(row.extra ?? '{}') as { journal_id?: string }).journal_id));
-    db.transaction(() => {
-      for (const line of lines) {
-        let entry: { id: string; record: AuditRecord };
-        try {
-          entry = JSON.parse(line) as { id: string; record: AuditRecord };
-        } catch {
-          continue; // a line cut short by the crash: its call was never acknowledged
-        }
-        if (!recent.has(entry.id)) insert(entry.record, entry.id);
+    const rows: AuditRow[] = [];
+    for (const line of lines) {
+      // A line is {id, row} (the row as inserted); a journal from an older build has {id, record}.
+      let entry: { id: string; row?: AuditRow; record?: AuditRecord };
+      try {
+        entry = JSON.parse(line) as typeof entry;
+      } catch {
+        continue; // a line cut short by the crash: its call was never acknowledged
       }
-    });
+      if (recent.has(entry.id)) continue;
+      if (Array.isArray(entry.row) && entry.row.length === ROW_COLUMNS) rows.push(entry.row);
+      else if (entry.record !== undefined) rows.push(auditRow(entry.record, entry.id));
+    }
+    db.transaction(() => insert(rows));
   }
   replayJournal();
   // Emptied once replayed; O_APPEND so that every write lands at the end, also after ftruncate(0).
@@ -156,9 +180,11 @@ export function createAuditStore(db: Database, options: { retentionDays: number;
 
   const sink: AuditSink = {
     write(record) {
-      const entry = { id: `${journalPrefix}${(journalSequence += 1).toString(36)}`, record };
-      if (journal !== undefined) writeSync(journal, `${JSON.stringify(entry)}\n`);
-      pending.push(entry);
+      const id = `${journalPrefix}${(journalSequence += 1).toString(36)}`;
+      const row = auditRow(record, id);
+      // The id is hex and base-36 digits: nothing in it needs JSON escaping.
+      if (journal !== undefined) writeSync(journal, `{"id":"${id}","row":${JSON.stringify(row)}}\n`);
+      pending.push(row);
       // Retention and the cap are enforced as we go rather than by a timer: nothing to schedule. Right
       // after the call rather than inside it, so a large delete never lands on a tool call's path.
       writesSincePurge += 1;

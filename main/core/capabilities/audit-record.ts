@@ -60,9 +60,23 @@ export const DEFAULT_SECRET_FIELDS: readonly string[] = [
   'refresh_token', 'authorization', 'private_key',
 ];
 
+// Every call's record scans the same short strings again: the argument names, the deciding rule, the
+// capability's own notes. Redaction is a pure function of the text, so a bounded memo of short inputs
+// returns exactly what the scanner would, without scanning (bench/suites/mcp.ts, decision 0020).
+const MEMO_MAX_CHARS = 256;
+const MEMO_MAX_ENTRIES = 2048;
+const redactionMemo = new Map<string, string>();
+
 /** Secret-shaped text (API keys, tokens, JWTs, PEM blocks) → `[REDACTED:<kind>]`, the same rules as the logs. */
 export function redactText(text: string): string {
-  return redactSecretText(text);
+  if (text.length > MEMO_MAX_CHARS) return redactSecretText(text);
+  const known = redactionMemo.get(text);
+  if (known !== undefined) return known;
+  const redacted = redactSecretText(text);
+  // Cleared rather than evicted one by one: varied values (each call's own arguments) must not grow it.
+  if (redactionMemo.size >= MEMO_MAX_ENTRIES) redactionMemo.clear();
+  redactionMemo.set(text, redacted);
+  return redacted;
 }
 
 /** Argument names whose value is a file body: recorded as size + sha256 + a redacted excerpt. */
@@ -94,13 +108,40 @@ export function digestContent(text: string): ContentDigest {
   return { bytes: utf8Length(text), sha256: text.length <= MAX_HASH_CHARS ? sha256Hex(text) : null, excerpt };
 }
 
+const NO_FIELDS: readonly string[] = [];
+// A capability's field lists are the same arrays on every call: their lookup sets are built once per array.
+// A copy of the array is kept with its set, so an array changed in place is never served a stale set.
+interface CachedSet<T> {
+  fields: string[];
+  value: T;
+}
+const secretNameSets = new WeakMap<readonly string[], CachedSet<ReadonlySet<string>>>();
+const fieldSets = new WeakMap<readonly string[], CachedSet<ReadonlySet<string>>>();
+const contentFieldLists = new WeakMap<readonly unknown[], CachedSet<readonly string[]>>();
+
+function cached<K extends readonly unknown[], T>(cache: WeakMap<K, CachedSet<T>>, key: K, build: () => T): T {
+  const hit = cache.get(key);
+  if (hit !== undefined && hit.fields.length === key.length && hit.fields.every((field, index) => field === key[index])) return hit.value;
+  const value = build();
+  cache.set(key, { fields: key.map(String), value });
+  return value;
+}
+
+function secretNameSet(secretFields: readonly string[]): ReadonlySet<string> {
+  return cached(secretNameSets, secretFields, () => new Set([...DEFAULT_SECRET_FIELDS, ...secretFields].map((n) => n.toLowerCase())));
+}
+
+function fieldSet(fields: readonly string[]): ReadonlySet<string> {
+  return cached(fieldSets, fields, () => new Set(fields));
+}
+
 /**
  * Deep copy of `value` with secret-shaped strings and secret-named fields replaced; with `contentFields`,
  * the strings under those names (and every over-long string) become a ContentDigest.
  */
-export function redactSecrets(value: unknown, secretFields: readonly string[] = [], contentFields: readonly string[] = []): unknown {
-  const names = new Set([...DEFAULT_SECRET_FIELDS, ...secretFields].map((n) => n.toLowerCase()));
-  const bodies = new Set(contentFields);
+export function redactSecrets(value: unknown, secretFields: readonly string[] = NO_FIELDS, contentFields: readonly string[] = NO_FIELDS): unknown {
+  const names = secretNameSet(secretFields);
+  const bodies = fieldSet(contentFields);
   const seen = new Set<object>();
   const walk = (v: unknown, key: string | null, depth: number): unknown => {
     if (typeof v === 'string') return (key !== null && bodies.has(key)) || (bodies.size > 0 && v.length > MAX_AUDIT_STRING_CHARS) ? digestContent(v) : redactText(v);
@@ -136,10 +177,27 @@ export interface TruncatedArgs {
   preview: string;
 }
 
+// capArgs must serialize the recorded arguments to measure them; the store writes that same JSON to its
+// journal line and row instead of serializing them twice more. Keyed by the recorded (fresh) object.
+const argsJsonMemo = new WeakMap<object, string>();
+
+/** The JSON of a record's `args`: the one capArgs already built, or built now. */
+export function recordedArgsJson(args: unknown): string {
+  if (args !== null && typeof args === 'object') {
+    const known = argsJsonMemo.get(args);
+    if (known !== undefined) return known;
+  }
+  return JSON.stringify(args ?? null) ?? 'null';
+}
+
 /** Keeps a record's arguments under MAX_AUDIT_ARGS_BYTES. `recorded` is already redacted. */
 export function capArgs(recorded: unknown, original: Record<string, unknown>, maxBytes = MAX_AUDIT_ARGS_BYTES): unknown {
   const json = JSON.stringify(recorded) ?? 'null';
-  if (utf8Length(json) <= maxBytes) return recorded;
+  // A UTF-16 unit is at most 3 bytes of UTF-8, so short JSON needs no byte count.
+  if (json.length * 3 <= maxBytes || utf8Length(json) <= maxBytes) {
+    if (recorded !== null && typeof recorded === 'object') argsJsonMemo.set(recorded, json);
+    return recorded;
+  }
   const meta = argsMetadata(original);
   const keys = meta.keys.slice(0, 64);
   const sizes: Record<string, number> = {};
@@ -152,7 +210,7 @@ export function capArgs(recorded: unknown, original: Record<string, unknown>, ma
   return { truncated: true, original_bytes: utf8Length(JSON.stringify(original) ?? ''), keys, sizes, preview } satisfies TruncatedArgs;
 }
 
-export function argsForAudit(behavior: AuditBehavior, args: Record<string, unknown>, secretFields: readonly string[] = [], contentFields: readonly string[] = DEFAULT_CONTENT_FIELDS): unknown {
+export function argsForAudit(behavior: AuditBehavior, args: Record<string, unknown>, secretFields: readonly string[] = NO_FIELDS, contentFields: readonly string[] = DEFAULT_CONTENT_FIELDS): unknown {
   const recorded = behavior === 'metadata_only' ? argsMetadata(args) : redactSecrets(args, secretFields, contentFields);
   return capArgs(recorded, args);
 }
@@ -188,9 +246,11 @@ export function buildAuditRecord(input: AuditInput): AuditRecord {
   const cap = input.capability;
   // An unknown name has no declared behavior: redact, since the arguments came from a model.
   const mode: AuditBehavior = cap?.audit_behavior ?? 'redact_args';
-  const secretFields = Array.isArray(cap?.metadata.secret_fields) ? cap.metadata.secret_fields : [];
+  const secretFields = Array.isArray(cap?.metadata.secret_fields) ? cap.metadata.secret_fields : NO_FIELDS;
   const extraContent = cap?.metadata.audit_content_fields;
-  const contentFields = Array.isArray(extraContent) ? [...DEFAULT_CONTENT_FIELDS, ...extraContent.filter((f): f is string => typeof f === 'string')] : DEFAULT_CONTENT_FIELDS;
+  const contentFields = Array.isArray(extraContent)
+    ? cached(contentFieldLists, extraContent as readonly unknown[], () => [...DEFAULT_CONTENT_FIELDS, ...extraContent.filter((f): f is string => typeof f === 'string')])
+    : DEFAULT_CONTENT_FIELDS;
   return {
     time: new Date(input.time).toISOString(),
     conversation_id: input.conversation_id ?? null,

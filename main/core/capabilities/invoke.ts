@@ -71,6 +71,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * to an object.
  */
 export function unwrapToolCall(name: string, args: unknown): { name: string; args: unknown; unwrapped: boolean } {
+  if (name !== 'tool_call') return { name, args, unwrapped: false };
   let current = { name, args };
   for (let depth = 0; depth < MAX_UNWRAP_DEPTH && current.name === 'tool_call' && isRecord(current.args); depth += 1) {
     const inner = current.args;
@@ -133,6 +134,7 @@ function toToolError(cap: Capability, error: unknown): FermixError {
 export function createInvoker(options: InvokerOptions): Invoker {
   const now = options.now ?? Date.now;
   const validator: ArgsValidator = createArgsValidator();
+  let validatorLoaded = false;
   const maxChars = options.maxOutputChars ?? 100_000;
   const reportAuditError = options.onAuditError ?? ((error: unknown) => void Promise.reject(error));
 
@@ -227,7 +229,11 @@ export function createInvoker(options: InvokerOptions): Invoker {
         });
       }
       try {
-        await validator.ready();
+        // Once ajv is loaded, no await: each await is another trip through the microtask queue per call.
+        if (!validatorLoaded) {
+          await validator.ready();
+          validatorLoaded = true;
+        }
         validator.validate(cap, args);
       } catch (error) {
         audit({ decision: 'rejected', error_code: isFermixError(error) ? error.code : 'invalid_arguments' });

@@ -6,7 +6,7 @@
  */
 import { FermixError } from '../errors.js';
 import { AUDIT_BEHAVIORS, CAPABILITY_KINDS, POLICY_CLASSES, type Capability, type CapabilityKind, type PolicyClass, type Trust } from './capability.js';
-import { compileFilter, explainRejection, rejectionStep, type FilterStep, type ListFilter } from './filter.js';
+import { compileFilter, explainRejection, rejectionStep, type CompiledFilter, type FilterStep, type ListFilter } from './filter.js';
 import { createRegistryIndex } from './registry-index.js';
 import { isCapabilityGroup, CAPABILITY_GROUPS } from './groups.js';
 import { resolvePolicy, type PolicyEnvironment, type PolicySpec, type ResolvedPolicy } from './trust.js';
@@ -134,6 +134,12 @@ function duplicate(name: string): FermixError {
   });
 }
 
+/** True when the filter sets nothing but (at most) the trust: the invoke boundary's usual question. */
+function trustOnly(filter: ListFilter): boolean {
+  for (const key in filter) if (key !== 'trust' && filter[key as keyof ListFilter] !== undefined) return false;
+  return true;
+}
+
 export function createRegistry(options: RegistryOptions = {}): CapabilityRegistry {
   const env: PolicyEnvironment = { computerUseReady: options.computerUseReady };
   const entries = new Map<string, Capability>();
@@ -157,6 +163,16 @@ export function createRegistry(options: RegistryOptions = {}): CapabilityRegistr
         reportListenerError(error);
       }
     }
+  }
+
+  // Every invocation asks `rejection` with just the caller's trust: that compiled filter is kept per trust
+  // (and computer-use readiness, which can change), instead of resolving the policy again on each call.
+  const trustFilters = new Map<string, CompiledFilter>();
+  function trustFilter(trust: ListFilter['trust']): CompiledFilter {
+    const key = `${trust === 'operator' ? 'operator' : 'guest'}:${env.computerUseReady?.() === true}`;
+    let compiled = trustFilters.get(key);
+    if (compiled === undefined) trustFilters.set(key, (compiled = compileFilter({ trust }, env, true)));
+    return compiled;
   }
 
   function select(filter: ListFilter | undefined, forcePolicy: boolean): Capability[] {
@@ -221,7 +237,7 @@ export function createRegistry(options: RegistryOptions = {}): CapabilityRegistr
       return select(filter, true);
     },
     rejection(cap, filter) {
-      const compiled = compileFilter(filter, env, true);
+      const compiled = trustOnly(filter) ? trustFilter(filter.trust) : compileFilter(filter, env, true);
       const step = rejectionStep(cap, compiled);
       return step === null ? null : { step, reason: explainRejection(step, cap, compiled) };
     },

@@ -104,8 +104,24 @@ function escapeRegex(char: string): string {
 /** One character a narrow wildcard may match: anything but a shell control character. */
 const NARROW_CHAR = '[^;&|$<>()`\\n\\r]';
 
+// The gate matches every rule against every call: compiling the same globs on each call was a
+// measurable share of the invoke boundary (bench/suites/mcp.ts). The patterns carry no g/y flag, so a
+// shared RegExp holds no state between tests; the memo is bounded and cleared when full.
+const compiledGlobs = new Map<string, RegExp>();
+const MAX_COMPILED_GLOBS = 1024;
+
 /** `narrow`: wildcards cannot cross shell control characters (allow rules on commands). */
 export function globToRegExp(glob: string, narrow = false): RegExp {
+  const key = `${narrow ? 'n' : 'w'}${glob}`;
+  let compiled = compiledGlobs.get(key);
+  if (compiled === undefined) {
+    if (compiledGlobs.size >= MAX_COMPILED_GLOBS) compiledGlobs.clear();
+    compiledGlobs.set(key, (compiled = compileGlob(glob, narrow)));
+  }
+  return compiled;
+}
+
+function compileGlob(glob: string, narrow: boolean): RegExp {
   const any = narrow ? NARROW_CHAR : '[\\s\\S]';
   let source = '';
   for (let i = 0; i < glob.length; i += 1) {
@@ -115,7 +131,6 @@ export function globToRegExp(glob: string, narrow = false): RegExp {
     else if (c === '?') source += any;
     else source += escapeRegex(c);
   }
-  // Compiled per check, not cached: rules are few, and a module-level cache would be shared mutable state.
   return new RegExp(`^${source}$`, 'u');
 }
 
