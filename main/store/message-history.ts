@@ -4,6 +4,7 @@
  */
 import type { AttachmentRef } from './attachments.js';
 import type { Database } from './database.js';
+import { toolImagesOf, type HistoryToolImage } from './tool-images.js';
 
 export interface HistoryMessage {
   id: number;
@@ -13,6 +14,10 @@ export interface HistoryMessage {
   turn_id: string | null;
   /** A user message's files; set only when it has some. */
   attachments?: AttachmentRef[];
+  /** A tool result's images, for the newest few of the conversation (tool-images.ts); set only when it has some. */
+  images?: HistoryToolImage[];
+  /** How many of its images are no longer returned. */
+  images_omitted?: number;
 }
 
 export function createMessageHistory(db: Database) {
@@ -38,6 +43,12 @@ export function createMessageHistory(db: Database) {
       for (const message of messages) {
         const attached = message.role === 'user' && message.turn_id ? files.get(message.turn_id) : undefined;
         if (attached) message.attachments = attached;
+      }
+      const shots = toolImagesOf(db, conversationId, messages.filter((message) => message.role === 'tool').map((message) => message.id));
+      for (const message of messages) {
+        const found = shots.get(message.id);
+        if (found && found.images.length > 0) message.images = found.images;
+        if (found && found.omitted > 0) message.images_omitted = found.omitted;
       }
       return { messages, has_more };
     },

@@ -11,6 +11,10 @@ export const historyMessageSchema = z.object({
   turn_id: z.string().nullable(),
   /** A user message's files (attachments.get reads one); absent when it has none. */
   attachments: z.array(attachmentRefSchema).optional(),
+  /** A tool result's images (screenshots), for the newest 3 of the conversation; absent when none is returned. */
+  images: z.array(z.object({ mime_type: z.string(), base64: z.string() })).optional(),
+  /** How many older images of this tool result are no longer returned (the window says so). */
+  images_omitted: z.number().int().min(1).optional(),
 });
 
 /** A compaction: from `through_message_id` back, model calls read `summary` instead of the messages (which stay). */

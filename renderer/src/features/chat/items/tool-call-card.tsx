@@ -71,6 +71,9 @@ export function ToolCallCard({ item }: { item: ToolView }) {
         )}
       </details>
       {item.preview !== null && item.status !== 'ok' && item.preview && !denied && <p className="tool-error">{item.preview.split('\n')[0]}</p>}
+      {item.imagesOmitted !== undefined && item.imagesOmitted > 0 && (
+        <p className="muted small tool-images-omitted">{item.imagesOmitted === 1 ? 'Its image is' : `Its ${item.imagesOmitted} images are`} no longer shown: a conversation keeps its newest 3.</p>
+      )}
       {item.images.length > 0 && (
         <div className="tool-images">
           {item.images.map((image, index) => (

@@ -42,7 +42,8 @@ function turnEnd(turn: TurnSummary): ThreadItem {
   };
 }
 
-function toolRow(turn: TurnSummary, call: TurnSummary['tool_calls'][number]): ThreadItem {
+/** `message`: the call's stored result, whose images chat.history returns (the newest few of the conversation). */
+function toolRow(turn: TurnSummary, call: TurnSummary['tool_calls'][number], message?: StoredMessage): ThreadItem {
   return {
     kind: 'tool',
     key: `t:${turn.turn_id}:${call.call_id}`,
@@ -55,7 +56,8 @@ function toolRow(turn: TurnSummary, call: TurnSummary['tool_calls'][number]): Th
     errorCode: call.error_code,
     preview: call.result_preview,
     durationMs: call.duration_ms,
-    images: [],
+    images: message?.images ?? [],
+    ...(message?.images_omitted ? { imagesOmitted: message.images_omitted } : {}),
     startedAt: null,
   };
 }
@@ -139,7 +141,7 @@ export function buildThread(snapshot: ThreadSnapshot): Thread {
     if (message.role === 'assistant' && message.content.trim()) {
       items.push({ kind: 'assistant', key: `m:${message.id}`, turnId: current?.turn_id ?? message.turn_id ?? `m:${message.id}`, text: message.content, streaming: false });
     } else if (message.role === 'tool' && current && toolCursor < current.tool_calls.length) {
-      items.push(toolRow(current, current.tool_calls[toolCursor]));
+      items.push(toolRow(current, current.tool_calls[toolCursor], message));
       toolCursor += 1;
     }
   }

@@ -198,3 +198,19 @@ describe('building a thread from what the daemon stored', () => {
     expect(shape(next.items)).toEqual(['user:hi', 'assistant:Hello!…']);
   });
 });
+
+describe('tool images from chat.history', () => {
+  it('puts a stored result\'s images on its card after a reload, and says how many are no longer kept', () => {
+    const shot = { mime_type: 'image/png', base64: 'iVBORw0KGgo=' };
+    const thread = buildThread({
+      conversationId: C,
+      messages: [message(1, 'user', 'look', 2), message(2, 'assistant', '', 3), { ...message(3, 'tool', 'old shot', 4), images_omitted: 1 }, { ...message(4, 'tool', 'new shot', 5), images: [shot] }],
+      turns: [turn('T1', 1, 'completed', [call('c1', 'ok'), call('c2', 'ok')], 6)],
+      approvals: [],
+      directories: [],
+      replay: { events: [], latest_seq: 0, complete: true },
+    });
+    const tools = thread.items.filter((item) => item.kind === 'tool');
+    expect(tools.map((item) => [item.callId, item.images, item.imagesOmitted])).toEqual([['c1', [], 1], ['c2', [shot], undefined]]);
+  });
+});

@@ -59,6 +59,8 @@ export type ThreadItem =
       preview: string | null;
       durationMs: number | null;
       images: ToolImage[];
+      /** Images of this call the daemon no longer returns after a reload (chat.history keeps the newest 3). */
+      imagesOmitted?: number;
       startedAt: number | null;
     }
   | {
