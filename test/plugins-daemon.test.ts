@@ -23,7 +23,7 @@ describe('fermix plugins against a running daemon', () => {
     await waitFor(async () => (await bundled()).length === 3, 20_000, 'the bundled trio to be installed');
     const refused = await runFermixAsync(home, ['plugins', 'uninstall', 'gmail', '--json']);
     expect(refused.code).toBe(1);
-    expect(JSON.parse(refused.stdout)).toEqual({ schema_version: 1, ok: false, error: { code: 'bundled_plugin', sentence: 'gmail is bundled with Fermix and cannot be uninstalled.', hint: 'Disable it instead: `fermix plugins disable gmail`.' } });
+    expect(JSON.parse(refused.stdout)).toEqual({ schema_version: 1, ok: false, error: { code: 'bundled_plugin', sentence: 'gmail is bundled with Fermix and cannot be uninstalled.', hint: expect.stringMatching(/^Disable it instead: `(npx |node \S+ )?fermix plugins disable gmail`\.$/) } });
     expect((await bundled()).length).toBe(3);
   });
 

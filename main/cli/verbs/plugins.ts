@@ -17,7 +17,7 @@ import type { HttpRailNet } from '../../plugins/rails/http/interpreter.js';
 import { createSecretStore } from '../../secrets/secret-store.js';
 import { readHiddenInput } from '../hidden-input.js';
 import { callDaemon } from '../control-client.js';
-import { localizeHint } from '../invocation.js';
+import { cliCommand, localizeHint } from '../invocation.js';
 import { EXIT, UsageError, usageSentence, type CliIo } from '../output.js';
 import { OAUTH_CLI_OPTIONS, requireClientId, runOAuthLogin } from './plugins-oauth.js';
 
@@ -104,8 +104,23 @@ function forPeople(method: string, result: Record<string, unknown>): string {
   if (method === 'plugins.oauth_login.start') return `Signed in: ${String(result.name)} is connected to ${String(result.provider)}. Status: ${String(result.status)}.`;
   if (method === 'plugins.clear_secret') return `Deleted the stored key for ${String(result.name)} and its config reference. Nothing was revoked upstream: revoke the key with the provider if it may be exposed.`;
   if (method === 'plugins.set_secret') return `Stored the key for ${String(result.name)} in the secret store${result.checked ? ' (the provider accepted it)' : ''}${result.account ? ` — connected as ${String(result.account)}` : ''}. Status: ${String(result.status)}.`;
+  // enable / disable / install / upgrade / pin / uninstall answer a name and a status: one sentence and the next step.
+  if (typeof result.name === 'string' && typeof result.status === 'string' && /^plugins\.(enable|disable|install|upgrade|pin|uninstall)$/.test(method)) {
+    const done = { 'plugins.enable': 'Enabled', 'plugins.disable': 'Disabled', 'plugins.install': 'Installed', 'plugins.upgrade': 'Upgraded', 'plugins.pin': 'Pinned', 'plugins.uninstall': 'Uninstalled' }[method];
+    const version = typeof result.version === 'string' ? ` ${result.version}` : '';
+    const next = method === 'plugins.disable' || method === 'plugins.uninstall' ? '' : (NEXT_STEP[result.status]?.(result.name) ?? '');
+    return `${done} ${result.name}${version}. Status: ${result.status.replace(/_/g, ' ')}.${next}`;
+  }
   return JSON.stringify(result, null, 2);
 }
+
+/** What to run next for a plugin that is not ready yet (the readiness ladder's rungs). */
+const NEXT_STEP: Record<string, (name: string) => string> = {
+  needs_secret: (name) => ` Next: \`${cliCommand(`plugins auth set ${name}`)}\` (asks for the key without echo).`,
+  needs_auth: (name) => ` Next: \`${cliCommand(`plugins auth login ${name}`)}\`.`,
+  needs_config: (name) => ` Next: \`${cliCommand(`plugins config ${name}`)}\` shows what to set.`,
+  disabled: (name) => ` Turn it on with \`${cliCommand(`plugins enable ${name}`)}\`.`,
+};
 
 export async function pluginsVerb(io: CliIo, paths: HomePaths, argv: string[], deps: PluginsCliDeps = {}): Promise<number> {
   const json = argv.includes('--json');
