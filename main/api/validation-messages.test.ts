@@ -38,6 +38,11 @@ describe('validation messages people see', () => {
     const extra = await refusal('settings.update', { transcription: { base_url: null, langauge: 'en' } });
     expect(extra.message).toBe('"langauge" is not a setting the transcription accepts.');
     for (const error of [missing, several, extra]) expect(error.message).not.toMatch(/Too small|expected string|Unrecognized key/);
+    // Unknown keys are client input: a flood of long ones still makes one short sentence.
+    const flood = Object.fromEntries(Array.from({ length: 500 }, (_, index) => [`${'k'.repeat(200)}${index}`, 1]));
+    const flooded = await refusal('settings.update', flood);
+    expect(flooded.message.length).toBeLessThan(250);
+    expect(flooded.message).toContain('and 497 more are not a setting this request accepts.');
   });
 
   it('labels unknown fields from their own words', () => {

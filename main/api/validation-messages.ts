@@ -93,7 +93,10 @@ function sentenceFor(issue: z.core.$ZodIssue, field: string): string {
       return `${the} must be ${issue.expected === 'array' || issue.expected === 'object' ? 'an' : 'a'} ${issue.expected}`;
     case 'unrecognized_keys': {
       const where = field === '(input)' ? 'this request' : `the ${label}`;
-      return `${capitalised(issue.keys.map((key) => `"${key}"`).join(', '))} ${issue.keys.length === 1 ? 'is' : 'are'} not a setting ${where} accepts`;
+      // The keys are client input: at most three, each cut to 40 characters, so the message stays one sentence.
+      const shown = issue.keys.slice(0, 3).map((key) => `"${key.length > 40 ? `${key.slice(0, 40)}…` : key}"`);
+      const more = issue.keys.length > 3 ? ` and ${issue.keys.length - 3} more` : '';
+      return `${capitalised(shown.join(', '))}${more} ${issue.keys.length === 1 ? 'is' : 'are'} not a setting ${where} accepts`;
     }
     default:
       return `${the} is not valid (${issue.message})`;
