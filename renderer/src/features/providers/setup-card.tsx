@@ -31,7 +31,7 @@ export function SetupCard() {
   return (
     <section className="setup-card" aria-labelledby="setup-title">
       <h1 id="setup-title">Choose the model Fermix thinks with</h1>
-      <p className="muted">No model provider is configured yet. Pick one to start; you can add others and switch later in Settings → Providers.</p>
+      <p className="muted">No model provider is configured yet. Pick one to start; you can add others and switch later in Settings → Models.</p>
       <div className="setup-options">
         <article className="setup-option" aria-labelledby="setup-ollama">
           <div className="setup-option-text">
