@@ -208,6 +208,21 @@ describe('hosted rail live', () => {
     }
   });
 
+  it('list_changed on the standalone GET event stream rediscovers too, and closing the rail closes the stream', async () => {
+    const streams = fake.streams.size;
+    const { rail } = await readyRail();
+    try {
+      await waitFor(() => fake.streams.size === streams + 1, 10_000, 'the GET event stream to open');
+      const lists = fake.lists;
+      fake.push(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' })}\n\n`);
+      await waitFor(() => rail.state('eden')?.rediscoveries === 1, 10_000, 'a rediscovery');
+      expect([fake.lists, rail.state('eden')?.status]).toEqual([lists + 1, 'ready']);
+    } finally {
+      await rail.close();
+    }
+    await waitFor(() => fake.streams.size === streams, 10_000, 'the stream to close with the session');
+  });
+
   it('a call made while an expired session is re-initialized is held, then drained onto the new session', async () => {
     const { rail, run } = await readyRail();
     let open!: () => void;

@@ -5,16 +5,16 @@
  * a request ≤1 MiB and depth ≤64 refused before it is sent; response headers ≤64 KiB (≤8 KiB a value,
  * session id ≤256 bytes); an SSE body ≤256 events of ≤2 MiB. A 429 or 503 is `remote_busy` carrying
  * the Retry-After wait (≤300 s, 60 s when absent) for the pacer to honour.
- * The standalone GET SSE stream is answered 405 locally, without a request: `exchange` reads whole
- * bodies, so a long-lived stream cannot be carried; `notifications/tools/list_changed` is heard when
- * the service sends it on a POST's event stream (connection.ts), and the contract is re-checked on
- * each connect as well.
+ * The standalone GET event stream (server-initiated messages: `notifications/tools/list_changed`) is
+ * streamed over the same pinned target by hosted-stream.ts, held to the SSE limits as it arrives;
+ * the service may also send notifications on a POST's event stream.
  * Test port overrides apply only under a minted loopback test policy, as on the HTTP rail.
  */
 import { FermixError } from '../../../core/errors.js';
 import { checkUrl, DEFAULT_NET_POLICY, resolveAndPin, systemResolver } from '../../../net/index.js';
 import { exchange } from '../../../net/pinned-request.js';
 import type { HttpRailNet } from '../http/interpreter.js';
+import { openEventStream } from './hosted-stream.js';
 import { checkRequestBody, checkResponseHeaders, checkSseBody, HOSTED_DEADLINES, HOSTED_LIMITS, protocolError, retryAfterMs } from './limits.js';
 
 export const HOSTED_RESPONSE_CAP = HOSTED_LIMITS.responseBytes;
@@ -33,7 +33,6 @@ export function remoteBusy(plugin: string, waitMs: number, status: number | null
 export function hostedFetch(net: HttpRailNet, options: { receiveTimeoutMs?: number; plugin?: string } = {}): typeof fetch {
   return (async (input: string | URL | Request, init: RequestInit = {}) => {
     const method = (init.method ?? 'GET').toUpperCase();
-    if (method === 'GET') return new Response(null, { status: 405 });
     const policy = net.policy ?? DEFAULT_NET_POLICY;
     const url = checkUrl(String(input instanceof Request ? input.url : input), policy);
     const plugin = options.plugin ?? url.hostname;
@@ -44,6 +43,7 @@ export function hostedFetch(net: HttpRailNet, options: { receiveTimeoutMs?: numb
     const body = init.body === undefined || init.body === null ? undefined : Buffer.from(String(init.body));
     if (body) checkRequestBody(url.hostname, body);
     const target = await resolveAndPin(url, policy, net.lookup ?? systemResolver);
+    if (method === 'GET') return openEventStream(plugin, target, headers, { signal: init.signal ?? undefined, ca: net.ca });
     let response;
     try {
       response = await exchange(target, {

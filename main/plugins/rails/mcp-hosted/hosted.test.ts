@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FermixError } from '../../../core/errors.js';
 import { createTestPolicy } from '../../../net/test-policy.js';
 import { HOSTED_GOOD_TOKEN, rawResult, startHostedFake, type HostedFake, type HostedTool, type RawAnswer } from '../../../../test/fixtures/hosted-mcp/server.js';
+import { waitFor } from '../../../../test/support/daemon-process.js';
 import { descriptorSha256 } from './contract.js';
 import { createHostedSession } from './connection.js';
 import { createCallPacer } from './pacer.js';
@@ -167,6 +168,20 @@ describe('hosted MCP limits on the wire', () => {
       const before = fake.calls.length;
       const request = await failure(s.call('eden_read_card', { id: deep as string }));
       expect([request?.code, fake.calls.length]).toEqual(['request_too_large', before]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a GET event stream past 256 events is ended by the rail', async () => {
+    const s = session();
+    const before = new Set(fake.streams);
+    await s.connect();
+    try {
+      await waitFor(() => [...fake.streams].some((stream) => !before.has(stream)), 10_000, 'the GET event stream');
+      const opened = [...fake.streams].find((stream) => !before.has(stream))!;
+      opened.write(': keep-alive\n\n'.repeat(3) + 'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}\n\n'.repeat(257));
+      await waitFor(() => !fake.streams.has(opened), 10_000, 'the flooded stream to be closed');
     } finally {
       await s.close();
     }

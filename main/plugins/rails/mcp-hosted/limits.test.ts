@@ -10,6 +10,7 @@ import type { ExecutionContext } from '../../../core/capabilities/index.js';
 import type { FermixError } from '../../../core/errors.js';
 import { decodeManifest } from '../../manifest.js';
 import { checkRequestBody, checkResponseHeaders, checkSseBody, checkToolSchemas, createRediscoveryGate, HOSTED_LIMITS, jsonShape, retryAfterMs } from './limits.js';
+import { createSseMeter } from './hosted-stream.js';
 import { createTurnBudget } from './turn-budget.js';
 
 const nested = (levels: number): unknown => {
@@ -55,6 +56,17 @@ describe('hosted limits', () => {
     expect(thrown(() => checkSseBody('eden', events(256)))).toBeNull();
     expect(thrown(() => checkSseBody('eden', events(257)))?.message).toContain('257 events');
     expect(thrown(() => checkSseBody('eden', Buffer.from(`data: ${'x'.repeat(HOSTED_LIMITS.sseEventBytes)}\n\n`)))?.message).toContain('one event is');
+  });
+
+  it('the streaming SSE meter: 256 events (CRLF or LF, split across chunks) pass, the 257th ends the stream', () => {
+    const meter = createSseMeter();
+    const event = Buffer.from('data: {}\r\n\r\n');
+    for (let i = 0; i < 256; i += 1) {
+      expect(meter(event.subarray(0, 5))).toBeNull();
+      expect(meter(event.subarray(5))).toBeNull();
+    }
+    expect(meter(Buffer.from(':\n\n'))).toContain('more than 256 events');
+    expect(createSseMeter()(Buffer.alloc(HOSTED_LIMITS.sseEventBytes + 1, 0x61))).toContain('one event is over');
   });
 
   it('a request: depth 64 is sent, 65 is refused before sending', () => {
