@@ -60,6 +60,12 @@ describe('fermix plugins (no daemon running)', () => {
     expect(enabled.json).toEqual({ schema_version: 1, ok: true, result: { name: 'slack', enabled: true, installed: true, status: 'needs_secret' } });
     expect(enabled.stderr).toContain('No Fermix daemon is running');
 
+    // An empty key is refused in words before anything is stored (it used to print zod's raw issue list).
+    secretInput = '';
+    const empty = await run('auth', 'set', 'slack', '--stdin');
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toMatch(/^fermix: No key was given for slack; nothing was stored\.\n  → Run `(npx |node \S+ )?fermix plugins auth set slack` and type it, or pipe it in with --stdin\.$/);
+
     secretInput = 'xoxb-rejected-token';
     const rejected = await run('auth', 'set', 'slack', '--stdin', '--json');
     expect(rejected.code).toBe(1);

@@ -6,10 +6,12 @@
  * stderr says the change applies when the daemon starts.
  */
 import { parseArgs } from 'node:util';
+import { ZodError } from 'zod';
 import { join } from 'node:path';
 import type { HomePaths } from '../../config/home.js';
 import { loadConfig } from '../../config/config-file.js';
-import { isFermixError } from '../../core/errors.js';
+import { describeIssues, invalidInputMessage } from '../../api/validation-messages.js';
+import { FermixError, isFermixError } from '../../core/errors.js';
 import { FERMIX_VERSION } from '../../core/version.js';
 import { packageRoot } from '../../daemon/package-root.js';
 import { createPluginService } from '../../plugins/service.js';
@@ -136,6 +138,8 @@ export async function pluginsVerb(io: CliIo, paths: HomePaths, argv: string[], d
     if (plan.needsSecret) {
       if (plan.secretField) plan.input.client_id = requireClientId(parsed.values['client-id'], String(plan.input.provider));
       const value = await (deps.readSecret ?? ((prompt, fromStdin) => readHiddenInput(io, prompt, fromStdin)))(plan.secretField ? `Client secret for ${plan.needsSecret}` : `Key for ${plan.needsSecret}`, parsed.values.stdin ?? false);
+      // Refused here, in words: the local path (no daemon) met zod's raw "Too small" issue list instead.
+      if (!value.trim()) throw new FermixError({ code: 'invalid_input', message: `No ${plan.secretField ? 'client secret' : 'key'} was given for ${plan.needsSecret}; nothing was stored.`, hint: `Run \`fermix plugins ${parsed.positionals.join(' ')}\` and type it, or pipe it in with --stdin.` });
       plan.input[plan.secretField ?? 'value'] = value;
     }
     // One local service per command: a login's start and wait must share its loopback listener.
@@ -162,7 +166,12 @@ export async function pluginsVerb(io: CliIo, paths: HomePaths, argv: string[], d
       io.err(`fermix: ${usageSentence(error.message)}`);
       return EXIT.usage;
     }
-    const wire = isFermixError(error) ? error.toWire() : { code: 'internal_error', message: (error as Error)?.message ?? String(error), hint: 'Run `fermix doctor`.' };
+    // Without a daemon the service runs here and may throw zod's own error (its message is the raw issue list).
+    const wire = isFermixError(error)
+      ? error.toWire()
+      : error instanceof ZodError
+        ? { code: 'invalid_input', message: invalidInputMessage(describeIssues(error.issues)), hint: 'Nothing was saved; correct it and try again.' }
+        : { code: 'internal_error', message: (error as Error)?.message ?? String(error), hint: 'Run `fermix doctor`.' };
     const hint = localizeHint(wire.hint);
     if (json) io.out(JSON.stringify({ schema_version: 1, ok: false, error: { code: wire.code, sentence: wire.message, hint } }));
     else io.err(`fermix: ${wire.message}${hint ? `\n  → ${hint}` : ''}`);
