@@ -131,6 +131,8 @@ describe('Plugins screen', () => {
     await form.getByRole('status').getByText('Key accepted by the health check (signed in as fermixbot@Acme)').waitFor();
     await badge('slack').getByText('Ready').waitFor();
     await card('slack').getByText('slack_list_channels', { exact: false }).waitFor();
+    // The account auth.test named (user@team) stays on the card after the form's verdict is gone.
+    await card('slack').locator('.plugin-tools').getByText('Connected as fermixbot@Acme.', { exact: false }).waitFor();
     expect(await page.content()).not.toContain(SLACK_GOOD_TOKEN);
     expect(readFileSync(join(home, 'config.toml'), 'utf8')).not.toContain(SLACK_GOOD_TOKEN);
     await page.emulateMedia({ colorScheme: 'dark' });

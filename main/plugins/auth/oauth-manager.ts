@@ -103,7 +103,8 @@ export function createOAuthManager(deps: OAuthManagerDeps) {
 
   /**
    * The connected account's name from the provider's profile call (GitHub `GET /user` login, Notion
-   * `users/me` bot owner). Best effort: a sign-in never fails because this call did.
+   * `users/me` bot owner, Google OIDC userinfo email, X `users/me` username). Best effort: a sign-in
+   * never fails because this call did.
    */
   async function fetchAccount(provider: OAuthProviderName, accessToken: string): Promise<string | null> {
     const profile = OAUTH_PROVIDERS[provider].account;

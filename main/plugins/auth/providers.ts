@@ -35,8 +35,9 @@ export const OAUTH_PROVIDERS: Record<OAuthProviderName, OAuthProviderSpec> = {
   }),
   google: spec({
     name: 'google', display_name: 'Google', client_auth: 'client_secret_post', extra_params: { access_type: 'offline', prompt: 'consent' },
-    // No account call yet: the trio's manifests have no profile tool and no fake answers Google's
-    // userinfo, so "Connected as" stays empty for Google rather than resting on an untested call.
+    // The OIDC userinfo endpoint (accounts.google.com's discovery document names it): the trio asks for
+    // `openid email profile`, so the email is there; `name` only if a grant left email out.
+    account: { url: 'https://openidconnect.googleapis.com/v1/userinfo', paths: [['email'], ['name']] },
     server: { issuer: 'https://accounts.google.com', authorization_endpoint: 'https://accounts.google.com/o/oauth2/v2/auth', token_endpoint: 'https://oauth2.googleapis.com/token', revocation_endpoint: 'https://oauth2.googleapis.com/revoke' },
   }),
   notion: spec({
@@ -47,6 +48,8 @@ export const OAUTH_PROVIDERS: Record<OAuthProviderName, OAuthProviderSpec> = {
   }),
   x: spec({
     name: 'x', display_name: 'X', client_auth: 'client_secret_basic',
+    // GET /2/users/me (users.read, which the X manifest asks for): the handle, `data.username`.
+    account: { url: 'https://api.x.com/2/users/me', paths: [['data', 'username']] },
     server: { issuer: 'https://x.com', authorization_endpoint: 'https://x.com/i/oauth2/authorize', token_endpoint: 'https://api.x.com/2/oauth2/token', revocation_endpoint: 'https://api.x.com/2/oauth2/revoke' },
   }),
   slack: spec({

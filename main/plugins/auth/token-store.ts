@@ -20,7 +20,7 @@ export interface StoredTokens {
   obtained_at: number;
   /** Set when the provider refused the refresh token or the token itself: reauthorization_required. */
   invalidated: boolean;
-  /** Who signed in (GitHub login, Notion user), from the provider's profile call; null when there is none. */
+  /** Who signed in (GitHub login, Notion user, Google email, X handle), from the provider's profile call; null when there is none. */
   account?: string | null;
 }
 

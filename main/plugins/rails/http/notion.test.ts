@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createSecretStore } from '../../../secrets/secret-store.js';
-import { approveInBrowser } from '../../../../test/fixtures/oauth-server/consent-driver.js';
-import { createOAuthManager } from '../../auth/oauth-manager.js';
-import { readTokens } from '../../auth/token-store.js';
+import { withOAuthBench } from '../../../../test/fixtures/plugin-fakes/oauth-sign-in.js';
 import { createTestPolicy } from '../../../net/test-policy.js';
 import { rejectionOf } from '../../../net/test-support.js';
 import { decodeManifest } from '../../manifest.js';
@@ -70,22 +66,13 @@ describe('HTTP rail against the Notion fake', () => {
   });
 
   it('signs in through Notion OAuth (HTTP Basic client auth), with and without a refresh token and expiry', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'fermix-notion-oauth-'));
-    try {
-      const configFile = join(home, 'config.toml');
-      writeFileSync(configFile, '[fermix_core]\nsecret_store = "file"\n');
-      const secrets = createSecretStore({ kind: 'file', fermixHome: home });
-      const oauth = createOAuthManager({ configFile, secrets, net });
-      const auth = manifest.auth as Extract<typeof manifest.auth, { type: 'oauth2' }>;
-      oauth.setClient('notion', { client_id: NOTION_CLIENT_ID, client_secret: NOTION_CLIENT_SECRET });
+    const auth = manifest.auth as Extract<typeof manifest.auth, { type: 'oauth2' }>;
+    await withOAuthBench(net, { provider: 'notion', client_id: NOTION_CLIENT_ID, client_secret: NOTION_CLIENT_SECRET }, async (bench) => {
+      const { oauth } = bench;
       const signIn = async () => {
-        const started = await oauth.startLogin('notion', auth, { timeoutMs: 30_000 });
-        const url = new URL(started.url);
+        const { url, tokens } = await bench.signIn('notion', auth, { port: fake.server.port, ca: fake.ca });
         expect([`${url.origin}${url.pathname}`, url.searchParams.get('owner'), url.searchParams.has('scope')]).toEqual(['https://api.notion.com/v1/oauth/authorize', 'user', false]);
-        const page = await approveInBrowser(started.url, { port: fake.server.port, ca: fake.ca });
-        expect(page.status, page.body).toBe(200);
-        await oauth.waitLogin('notion', 30_000);
-        return readTokens(secrets, 'notion')!;
+        return tokens;
       };
 
       // Older integrations: no refresh token and no expiry — the token is used as is, and a refresh
@@ -107,9 +94,6 @@ describe('HTTP rail against the Notion fake', () => {
       // A wrong client secret is the distinct "update the client" error.
       oauth.setClient('notion', { client_id: NOTION_CLIENT_ID, client_secret: 'secret_wrong' });
       expect((await rejectionOf(oauth.refresh('notion', auth))).code).toBe('oauth_client_rejected');
-      oauth.close();
-    } finally {
-      rmSync(home, { recursive: true, force: true });
-    }
+    });
   });
 });

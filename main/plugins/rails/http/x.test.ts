@@ -5,13 +5,15 @@ import { createTestPolicy } from '../../../net/test-policy.js';
 import { rejectionOf } from '../../../net/test-support.js';
 import { decodeManifest } from '../../manifest.js';
 import { PLUGIN_SOURCES } from '../../../../test/fixtures/plugin-fakes/catalog-fixture.js';
-import { X_NO_LIKE_TOKEN, X_POST_IDS, X_TOKEN, startXFake } from '../../../../test/fixtures/plugin-fakes/x-fake.js';
+import { X_CLIENT_ID, X_CLIENT_SECRET, X_NO_LIKE_TOKEN, X_POST_IDS, X_TOKEN, startXAuthorizeFake, startXFake, type XFake } from '../../../../test/fixtures/plugin-fakes/x-fake.js';
+import { withOAuthBench } from '../../../../test/fixtures/plugin-fakes/oauth-sign-in.js';
 import type { VendorFake } from '../../../../test/fixtures/plugin-fakes/vendor-fake.js';
 import { callHttpTool, type HttpRailNet } from './interpreter.js';
 
-// X is oauth2 (reference §3.4); until the OAuth login lands the user-context token is handed to the
-// rail directly, as github.test.ts does.
-let fake: VendorFake;
+// X is oauth2 (reference §3.4): the tool tests hand the user-context token to the rail directly, as
+// github.test.ts does; the last test signs in through the OAuth manager against x.com and api.x.com.
+let fake: XFake;
+let authorize: VendorFake;
 let net: HttpRailNet;
 const file = join(PLUGIN_SOURCES, 'x', 'plugin.json');
 const manifest = decodeManifest(readFileSync(file, 'utf8'), file, 'x');
@@ -20,9 +22,13 @@ const call = (name: string, args: Record<string, unknown>, token = X_TOKEN) =>
 
 beforeAll(async () => {
   fake = await startXFake();
-  net = { policy: createTestPolicy(), ca: fake.ca, lookup: async () => [{ address: '127.0.0.1', family: 4 }], testPortOverrides: { 'api.x.com': fake.server.port } };
+  authorize = await startXAuthorizeFake(fake.issued);
+  net = { policy: createTestPolicy(), ca: [fake.ca, authorize.ca], lookup: async () => [{ address: '127.0.0.1', family: 4 }], testPortOverrides: { 'api.x.com': fake.server.port, 'x.com': authorize.server.port } };
 });
-afterAll(() => fake.close());
+afterAll(async () => {
+  await authorize.close();
+  await fake.close();
+});
 
 describe('HTTP rail against the X fake', () => {
   it('declares the reference tools and scopes; max_results is bounded 10–100 before any request', async () => {
@@ -68,5 +74,23 @@ describe('HTTP rail against the X fake', () => {
     // The reset is 120 s ahead when the fake answers (time passes before the rail reads it; 60 is the no-header default).
     const seconds = Number(rate.data?.retry_after_s);
     expect(seconds > 60 && seconds <= 120 && rate.message === `rate-limited retry after ${seconds}s`).toBe(true);
+  });
+
+  it('signs in with PKCE and HTTP Basic client auth, names the account by GET /2/users/me, and rotates the refresh token', async () => {
+    const auth = manifest.auth as Extract<typeof manifest.auth, { type: 'oauth2' }>;
+    await withOAuthBench(net, { provider: 'x', client_id: X_CLIENT_ID, client_secret: X_CLIENT_SECRET }, async ({ oauth, signIn }) => {
+      const { url, tokens } = await signIn('x', auth, { port: authorize.server.port, ca: authorize.ca });
+      expect([`${url.origin}${url.pathname}`, url.searchParams.get('scope'), url.searchParams.get('code_challenge_method')]).toEqual(['https://x.com/i/oauth2/authorize', 'tweet.read users.read tweet.write like.write offline.access', 'S256']);
+      expect([tokens.account, tokens.refresh_token, tokens.expires_at! - tokens.obtained_at, fake.issued.grants]).toEqual(['ana', 'x-refresh-1', 7_200_000, ['authorization_code']]);
+      expect(fake.server.requests.at(-1)).toMatchObject({ method: 'GET', path: '/2/users/me' });
+      const me = await callHttpTool(manifest.tools.find((t) => t.name === 'x_whoami')!, {}, { plugin: 'x', auth, net, credential: () => oauth.credential('x', auth) });
+      expect((me.data as { username: string }).username).toBe('ana');
+
+      const refreshed = await oauth.refresh('x', auth);
+      expect([refreshed.refresh_token, refreshed.account]).toEqual(['x-refresh-2', 'ana']);
+      expect([oauth.facts('x').account, fake.issued.grants]).toEqual(['ana', ['authorization_code', 'refresh_token']]);
+      oauth.setClient('x', { client_id: X_CLIENT_ID, client_secret: 'rotated-elsewhere' });
+      expect((await rejectionOf(oauth.refresh('x', auth))).code).toBe('oauth_client_rejected');
+    });
   });
 });
