@@ -11,15 +11,22 @@ import { createSecretStore, type SecretStore } from '../main/secrets/secret-stor
 import { approveInBrowser } from './fixtures/oauth-server/consent-driver.js';
 import { GOOGLE_ACCOUNT, GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET, startGoogleAccountsFake, type GoogleAccountsFake } from './fixtures/plugin-fakes/google-accounts-fake.js';
 import { startGoogleFake } from './fixtures/plugin-fakes/google-fake.js';
+import { AGENTMAIL_KEY, startAgentmailFake } from './fixtures/plugin-fakes/agentmail-fake.js';
+import { DISCORD_TOKEN, startDiscordFake } from './fixtures/plugin-fakes/discord-fake.js';
 import type { VendorFake } from './fixtures/plugin-fakes/vendor-fake.js';
 import { ROOT } from './support/daemon-process.js';
 
-// The bundled Google trio signing in through the real OAuth manager: Google's authorize, token and
-// OIDC userinfo hosts as local fakes, the loopback redirect driven headlessly, and the email the
-// userinfo call names shown as the connected account ("Connected as …" on the card, `plugins list`).
+// "Connected as …" (the card) and `account` (`plugins list --json`, plugins.status) for the plugins
+// whose sign-in names one. The bundled Google trio signs in through the real OAuth manager: Google's
+// authorize, token and OIDC userinfo hosts as local fakes, the loopback redirect driven headlessly.
+// API keys: the health check's answer names the account when the key is set (Slack's auth.test is
+// covered end to end in plugins-cli.test.ts and e2e/plugins.test.ts). GitHub: plugins-oauth.test.ts;
+// Notion and X: their rail tests.
 let home: string;
 let accounts: GoogleAccountsFake;
 let gmailApi: VendorFake;
+let discord: VendorFake;
+let agentmail: VendorFake;
 let secrets: SecretStore;
 let service: PluginService;
 
@@ -40,17 +47,24 @@ beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'fermix-google-oauth-'));
   accounts = await startGoogleAccountsFake();
   gmailApi = await startGoogleFake('gmail.googleapis.com');
+  discord = await startDiscordFake();
+  agentmail = await startAgentmailFake();
   const configFile = join(home, 'config.toml');
   writeFileSync(configFile, '[fermix_core]\nsecret_store = "file"\n\n[fermix_core.plugins]\ntrust_dev_key = true\n');
   secrets = createSecretStore({ kind: 'file', fermixHome: home });
   service = createPluginService({
     pluginsDir: join(home, 'plugins'), configFile, resourcesDir: join(ROOT, 'resources'), coreVersion: '0.1.0', keychain: secrets,
-    net: { policy: createTestPolicy(), ca: [...accounts.ca, gmailApi.ca], lookup: async () => [{ address: '127.0.0.1', family: 4 }], testPortOverrides: { ...accounts.ports, 'gmail.googleapis.com': gmailApi.server.port } },
+    net: {
+      policy: createTestPolicy(), ca: [...accounts.ca, gmailApi.ca, discord.ca, agentmail.ca], lookup: async () => [{ address: '127.0.0.1', family: 4 }],
+      testPortOverrides: { ...accounts.ports, 'gmail.googleapis.com': gmailApi.server.port, 'discord.com': discord.server.port, 'api.agentmail.to': agentmail.server.port },
+    },
   });
 });
 afterAll(async () => {
   service?.oauth.close();
   await gmailApi?.close();
+  await discord?.close();
+  await agentmail?.close();
   await accounts?.close();
   rmSync(home, { recursive: true, force: true });
 });
@@ -110,5 +124,25 @@ describe('Google sign-in for the bundled trio (oauth2.googleapis.com, OIDC useri
     expect(await service.oauthLogout('google_calendar')).toMatchObject({ deleted: true, revoked_upstream: true, status: 'needs_auth' });
     expect(accounts.revoked.has(refreshToken)).toBe(true);
     expect((await listed('google_calendar')).account).toBeNull();
+  });
+});
+
+describe('API-key plugins: the account the key belongs to, recorded when the key is set', () => {
+  it('Discord: GET /users/@me with `Bot <token>` names the bot; clearing the key forgets it', async () => {
+    await service.enable('discord');
+    expect(await service.setSecret('discord', DISCORD_TOKEN)).toMatchObject({ name: 'discord', stored: true, checked: true, account: 'fermixbot', status: 'ready' });
+    expect(discord.server.requests.at(-1)).toMatchObject({ method: 'GET', path: '/api/v10/users/@me' });
+    expect(discord.server.requests.at(-1)!.headers.authorization).toBe(`Bot ${DISCORD_TOKEN}`);
+    expect(await listed('discord')).toMatchObject({ status: 'ready', auth_type: 'api_key', account: 'fermixbot' });
+    expect(service.authStatus('discord')[0]).toMatchObject({ secret_set: true, account: 'fermixbot' });
+    service.clearSecret('discord');
+    expect(await listed('discord')).toMatchObject({ status: 'needs_secret', account: null });
+  });
+
+  it('AgentMail: the key is checked by listing inboxes, and its API names no account for a key, so none is shown', async () => {
+    await service.enable('agentmail');
+    expect(await service.setSecret('agentmail', AGENTMAIL_KEY)).toMatchObject({ stored: true, checked: true, account: null, status: 'ready' });
+    expect(agentmail.server.requests.at(-1)!.path).toBe('/v0/inboxes?limit=1');
+    expect(await listed('agentmail')).toMatchObject({ status: 'ready', account: null });
   });
 });
