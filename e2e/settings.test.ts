@@ -98,14 +98,14 @@ describe('the Settings screen, section by section', () => {
     const { page } = app;
     await open('Permissions');
     await page.getByRole('radio', { name: /Read only/ }).check();
-    const mode = page.getByRole('status').filter({ hasText: 'Permission mode set to read_only.' });
+    const mode = page.getByRole('status').filter({ hasText: 'Permissions: read only' });
     await mode.waitFor();
     expect(await onScreen(page, mode)).toBe(true);
     expect(config()).toMatch(/\[permissions\][^[]*mode = "read_only"/);
     await shootAll(page, 'settings-permissions');
 
     await open('Sandbox');
-    expect(await page.getByText('Permission mode set to read_only.').count()).toBe(0);
+    expect(await page.getByText('Permissions: read only').count()).toBe(0);
     await page.getByRole('radio', { name: /Strict/ }).check();
     await page.getByRole('status').filter({ hasText: 'Sandbox mode set to strict.' }).waitFor();
     expect(config()).toMatch(/\[sandbox\][^[]*mode = "strict"/);

@@ -28,4 +28,19 @@ describe('fermix doctor', () => {
     expect(result.stdout).toMatch(/^FAIL\s+home permissions.*logs.*→ chmod 700/m);
     expect(result.stdout).toMatch(/^FAIL\s+config.*config\.toml:2.*fermix_web\.prot/m);
   });
+
+  // The keychain row writes, reads back and deletes a test item: a keychain that answers reads but
+  // refuses writes (AccessDenied) must not be reported OK. Runs under ci/with-desktop.sh (gnome-keyring).
+  it('reports the keychain OK only when it stores and returns an item, and WARN with both fixes when it cannot', () => {
+    const home = tempHome();
+    const rowOf = (env?: Record<string, string>) => {
+      const result = runFermix(home, ['doctor', '--json'], { env });
+      return (JSON.parse(result.stdout).result.checks as { id: string; status: string; detail: string; fix: string }[]).find((row) => row.id === 'secret_store')!;
+    };
+    if (!process.env.DBUS_SESSION_BUS_ADDRESS) throw new Error('No D-Bus session: run the suite with `npm test` (it starts gnome-keyring under dbus-run-session).');
+    expect(rowOf()).toMatchObject({ status: 'OK', detail: expect.stringContaining('stores and returns') });
+    const refused = rowOf({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/fermix-no-bus' });
+    expect(refused.status).toBe('WARN');
+    expect(refused.fix).toMatch(/fermix secrets migrate --to file|secret_store = "file"/);
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * The agent reads config.toml at the start of every turn (cheap: re-parsed only when the file's
- * mtime or size changes), so a provider added with `fermix providers add` or in Settings → Providers
+ * mtime or size changes), so a provider added with `fermix providers add` or in Settings → Models
  * works on the next message without a daemon restart.
  */
 import { statSync } from 'node:fs';

@@ -100,7 +100,7 @@ describe('provider policy', () => {
     const result = await ctx.harness.agent.send({ message: 'hello' }).done;
     expect(result.status).toBe('failed');
     expect(result.error?.code).toBe('no_provider');
-    expect(result.error?.hint).toContain('Settings → Providers');
+    expect(result.error?.hint).toContain('Settings → Models');
     expect(result.error?.hint).toContain('fermix providers add NAME --type openai|anthropic|openai-compatible --model MODEL');
     // The scripted server answers /api/tags like Ollama does.
     expect(result.error?.message).toContain(`A local Ollama answers at ${ctx.server.url}/v1 with fermix-test-model`);

@@ -157,8 +157,14 @@ export function baseDoctorChecks(paths: HomePaths, options: { insideDaemon: bool
           return { status: 'WARN', detail: `secrets are in ${file} (0600): any program of your account can read them, unlike a keychain`, fix: 'When a keychain is available: `fermix secrets migrate --to keyring`.' };
         }
         try {
-          store.has('FERMIX_DOCTOR_PROBE');
-          return { status: 'OK', detail: 'the OS keychain answers', fix: '' };
+          // A read alone can succeed where a write is refused (a locked or read-only collection answers
+          // AccessDenied only on set), so the probe writes, reads back and deletes an item of its own.
+          const probe = `doctor-${process.pid}-${Date.now()}`;
+          store.set('FERMIX_DOCTOR_PROBE', probe);
+          const readBack = store.get('FERMIX_DOCTOR_PROBE');
+          store.clear('FERMIX_DOCTOR_PROBE');
+          if (readBack !== probe) return { status: 'WARN', detail: 'the OS keychain accepted a test item but gave back something else', fix: 'Restart the keychain service, or run `fermix secrets migrate --to file`.' };
+          return { status: 'OK', detail: 'the OS keychain stores and returns a test item', fix: '' };
         } catch (error) {
           return { status: 'WARN', detail: isFermixError(error) ? error.message : String(error), fix: isFermixError(error) ? error.hint : 'Unlock your keychain, or run `fermix secrets migrate --to file`.' };
         }

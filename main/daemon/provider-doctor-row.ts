@@ -44,7 +44,7 @@ async function probe(provider: ResolvedProvider, key: () => string | undefined):
     const models = await listModels(provider, apiKey, recordingFetch);
     if (models.length > 0 && !models.includes(provider.model)) {
       const shown = models.slice(0, 8).join(', ');
-      return { provider, ok: false, detail: `${provider.name} answers at ${where} but does not serve the model "${provider.model}" (it serves ${shown}${models.length > 8 ? ', …' : ''})`, fix: `Set model in [providers.${provider.name}] to one of them (Settings → Providers), or pull it (\`ollama pull ${provider.model}\`).` };
+      return { provider, ok: false, detail: `${provider.name} answers at ${where} but does not serve the model "${provider.model}" (it serves ${shown}${models.length > 8 ? ', …' : ''})`, fix: `Set model in [providers.${provider.name}] to one of them (Settings → Models), or pull it (\`ollama pull ${provider.model}\`).` };
     }
     return { provider, ok: true, detail: `${provider.name} (${provider.model}) answers at ${where}`, fix: '' };
   } catch (error) {
@@ -71,7 +71,7 @@ export function providersDoctorCheck(paths: HomePaths, options: { full?: boolean
       }
       const providers = resolveProviders(config);
       if (providers.length === 0) {
-        return { status: 'WARN', detail: 'no model provider is configured: the agent cannot answer', fix: `Add one in Settings → Providers, or \`${cliCommand('providers add')} local --type openai-compatible --base-url http://127.0.0.1:11434/v1 --model qwen3 --primary\`.` };
+        return { status: 'WARN', detail: 'no model provider is configured: the agent cannot answer', fix: `Add one in Settings → Models, or \`${cliCommand('providers add')} local --type openai-compatible --base-url http://127.0.0.1:11434/v1 --model qwen3 --primary\`.` };
       }
       const core = config.fermix_core;
       const secrets = {

@@ -1,6 +1,6 @@
 /**
  * API handlers of providers.add|remove|set_primary|set_model|set_key (main/api/methods/provider-settings.ts):
- * Settings → Providers and the chat's first-run card. Same edits as `fermix providers …` (main/cli/verbs/providers.ts):
+ * Settings → Models and the chat's first-run card. Same edits as `fermix providers …` (main/cli/verbs/providers.ts):
  * config.toml is written validated and atomically, keys go to the OS keychain (service fermix:<NAME>_API_KEY),
  * never to config. The agent reads config at every turn, so an edit answers the next message.
  */
@@ -31,7 +31,7 @@ export function providerKeyName(name: string): string {
 const OLLAMA_BASE_URL = 'http://127.0.0.1:11434/v1';
 
 function unknownProvider(name: string): FermixError {
-  return new FermixError({ code: 'unknown_provider', message: `No provider named ${name} is configured.`, hint: 'Settings → Providers lists the configured names (or run `fermix providers list`).', data: { name } });
+  return new FermixError({ code: 'unknown_provider', message: `No provider named ${name} is configured.`, hint: 'Settings → Models lists the configured names (or run `fermix providers list`).', data: { name } });
 }
 
 export function createProviderSettingsHandlers(options: ProviderSettingsOptions): Pick<Handlers, ProviderSettingsMethodName> {

@@ -47,7 +47,7 @@ describe('settings handlers', () => {
     expect(got).toMatchObject({ ok: true, result: { permissions: { mode: 'ask' }, sandbox: { mode: 'standard', allowed_roots: [] }, applies: { sandbox: 'after_restart', providers: 'now' } } });
     const changed = await t.call('settings.update', { permission_mode: 'read_only', sandbox_mode: 'strict' });
     expect(changed.ok).toBe(true);
-    expect((changed as any).result.message).toContain('Permission mode set to read_only. It applies to the next call.');
+    expect((changed as any).result.message).toContain('Permissions: read only — anything that would change something is refused. It applies to the next call.');
     const config = loadConfig(t.configFile).config;
     expect(config.permissions.mode).toBe('read_only');
     expect(config.sandbox.mode).toBe('strict');
@@ -57,7 +57,9 @@ describe('settings handlers', () => {
     const t = setup();
     const answer = await t.call('settings.update', { sandbox_mode: 'wide-open' });
     expect(answer).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-    expect((answer as any).error.message).toContain('sandbox_mode');
+    // Said in words for the person, with the field itself kept for programs.
+    expect((answer as any).error.message).toBe('The sandbox mode must be one of "strict", "standard", "open".');
+    expect((answer as any).error.data.field).toBe('sandbox_mode');
   });
 
   it('sets and clears the transcription endpoint, and stores its key in the keychain only', async () => {

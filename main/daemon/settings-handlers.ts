@@ -42,6 +42,13 @@ const table = (parent: Table, key: string): Table => {
 
 export const TRANSCRIPTION_KEY_NAME = 'TRANSCRIPTION_API_KEY';
 
+/** The permission modes in the words Settings shows beside the choice. */
+const PERMISSION_MODE_WORDS = {
+  ask: 'ask before anything that changes files or runs commands',
+  auto: 'allow changes without asking, except where a rule says ask or deny',
+  read_only: 'read only — anything that would change something is refused',
+} as const;
+
 export function createSettingsHandlers(options: SettingsHandlersOptions): Pick<Handlers, SettingsMethodName> {
   const file = options.configFile;
   const sandboxApplies = options.reloadSandbox ? 'now' : 'after_restart';
@@ -91,7 +98,7 @@ export function createSettingsHandlers(options: SettingsHandlersOptions): Pick<H
           }
         }
       });
-      if (input.permission_mode !== undefined && input.permission_mode !== before.permissions.mode) said.push(`Permission mode set to ${input.permission_mode}. ${restartNote('permissions')}`);
+      if (input.permission_mode !== undefined && input.permission_mode !== before.permissions.mode) said.push(`Permissions: ${PERMISSION_MODE_WORDS[input.permission_mode]}. ${restartNote('permissions')}`);
       if (input.sandbox_mode !== undefined && input.sandbox_mode !== before.sandbox.mode) {
         sandboxChanged(next);
         said.push(`Sandbox mode set to ${input.sandbox_mode}.${input.sandbox_mode === 'open' ? ' Open mode lets tools reach all of your home folder except protected paths.' : ''} ${restartNote('sandbox')}`);
@@ -114,7 +121,7 @@ export function createSettingsHandlers(options: SettingsHandlersOptions): Pick<H
       if (grant.alreadyAllowed) return { ...view(config), message: `${grant.path} is already inside the sandbox roots; nothing to grant.` };
       const next = persistGrant(file, grant.path);
       sandboxChanged(next);
-      return { ...view(next), message: `Granted ${grant.path} (added to [sandbox] allowed_roots). ${restartNote('sandbox')}` };
+      return { ...view(next), message: `Fermix may now use ${grant.path} (saved in config.toml as an allowed root). ${restartNote('sandbox')}` };
     },
     'settings.revoke_path': (input) => {
       const absolute = path.resolve(options.home, expandHome(input.path, options.home));

@@ -81,12 +81,12 @@ export function createJobsService(options: JobsServiceOptions) {
     }
     if (provider !== undefined && !options.providers().includes(provider)) {
       const known = options.providers();
-      throw fail('invalid_route_pin', `No provider named ${provider} is configured.`, known.length ? `Use one of: ${known.join(', ')}.` : 'Add a provider in Settings → Providers first.', { provider });
+      throw fail('invalid_route_pin', `No provider named ${provider} is configured.`, known.length ? `Use one of: ${known.join(', ')}.` : 'Add a provider in Settings → Models first.', { provider });
     }
     // A run cannot yet be routed to another provider than the primary's chain (the agent service has no
     // per-turn route): refusing is honest, storing a pin that does nothing would not be.
     if (provider !== undefined) {
-      throw fail('invalid_route_pin', 'This build cannot pin a job to a provider yet; runs use the primary provider and its fallbacks.', 'Leave provider and model out (Settings → Providers picks the primary).', { provider, model: model ?? null });
+      throw fail('invalid_route_pin', 'This build cannot pin a job to a provider yet; runs use the primary provider and its fallbacks.', 'Leave provider and model out (Settings → Models picks the primary).', { provider, model: model ?? null });
     }
   }
 

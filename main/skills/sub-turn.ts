@@ -61,7 +61,7 @@ function confinedInvoker(invoker: Invoker, names: readonly string[]): Invoker {
 export async function runSubTurn(deps: SubTurnDeps, request: SubTurnRequest): Promise<SubTurnResult> {
   const candidates = deps.candidates(request.route);
   if (candidates.length === 0) {
-    return { status: 'failed', text: '', error: { code: 'no_provider', message: 'No model provider is configured, so the skill cannot run.', hint: 'Add one with `fermix providers add` (or Settings → Providers).' }, iterations: 0, provider: null, tool_calls: [] };
+    return { status: 'failed', text: '', error: { code: 'no_provider', message: 'No model provider is configured, so the skill cannot run.', hint: 'Add one with `fermix providers add` (or Settings → Models).' }, iterations: 0, provider: null, tool_calls: [] };
   }
   const conversationId = `skill-run-${randomUUID()}`;
   deps.store.ensureConversation(conversationId, request.title);

@@ -58,7 +58,7 @@ export function checkRouting(routing: Routing, providerNames: readonly string[])
     if (provider !== undefined && !providerNames.includes(provider)) {
       throw routingError(
         `No provider named ${provider} is configured.`,
-        providerNames.length > 0 ? `Use one of: ${providerNames.join(', ')}.` : 'Configure a provider first (`fermix providers add`, or Settings → Providers).',
+        providerNames.length > 0 ? `Use one of: ${providerNames.join(', ')}.` : 'Configure a provider first (`fermix providers add`, or Settings → Models).',
       );
     }
     const effort = routing[`${scope}_effort`];

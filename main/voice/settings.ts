@@ -56,7 +56,7 @@ export function isLoopbackHost(hostname: string): boolean {
 
 /** The problem that keeps voice from working, or the resolved endpoint. */
 export function resolveTranscription(config: TranscriptionConfig): ResolvedTranscription | { problem: string } {
-  if (!config.base_url) return { problem: 'no endpoint (base_url) is configured' };
+  if (!config.base_url) return { problem: 'no transcription server URL is set' };
   if (!config.model) return { problem: 'no model is configured' };
   let baseUrl: URL;
   try {

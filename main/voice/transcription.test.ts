@@ -63,7 +63,7 @@ describe('voice.transcribe against the pocketsphinx fixture', () => {
     const before = stt.requests.length;
     const error = errorOf(await daemonWith({}).call('voice.transcribe', wavInput(openTheBrowser)));
     expect(error.code).toBe('transcription_not_configured');
-    expect(error.message).toBe('Voice input is not set up: no endpoint (base_url) is configured.');
+    expect(error.message).toBe('Voice input is not set up: no transcription server URL is set.');
     expect(error.hint).toContain('Settings → Voice');
     expect(error.hint).toContain('base_url and model under [fermix_core.transcription]');
     expect(stt.requests.length).toBe(before);

@@ -63,9 +63,9 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runFermix(home: string, args: string[], options: { input?: string; timeoutMs?: number } = {}): CliResult {
+export function runFermix(home: string, args: string[], options: { input?: string; timeoutMs?: number; env?: Record<string, string> } = {}): CliResult {
   const result = spawnSync(process.execPath, [BIN, ...args], {
-    env: { ...process.env, FERMIX_HOME: home },
+    env: { ...process.env, ...options.env, FERMIX_HOME: home },
     input: options.input,
     encoding: 'utf8',
     timeout: options.timeoutMs ?? 30_000,

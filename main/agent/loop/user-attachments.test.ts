@@ -56,7 +56,7 @@ describe('user attachments in the model history', () => {
     const parts = partsOf(convert([image, pdf, zip], { acceptsImages: false, providerType: 'openai-compatible' }, ''));
     expect(parts.every((part) => part.type === 'text')).toBe(true);
     expect(parts.map((part) => part.text)).toEqual([
-      '[Attached image "pixel.png" (image/png, 70 B) was not sent: this model does not accept images. Say so if seeing it matters; a vision model can be chosen in Settings → Providers.]',
+      '[Attached image "pixel.png" (image/png, 70 B) was not sent: this model does not accept images. Say so if seeing it matters; a vision model can be chosen in Settings → Models.]',
       '[Attached PDF "report.pdf" (application/pdf, 45 B) was not sent: this provider does not take PDF files. Ask the person to paste the text that matters.]',
       '[Attached file "backup.zip" (application/zip, 8 B): its content is not shown to the model (only text files, images and PDFs are).]',
     ]);

@@ -72,7 +72,7 @@ function partsFor(ref: AttachmentRef, options: AttachmentConvertOptions): UserPa
   const isPdf = ref.mime_type === 'application/pdf';
   const textLike = !isImage && !isPdf && isTextLike(ref);
   if (isImage && !options.acceptsImages) {
-    return [note(`Attached image ${describe(ref)} was not sent: this model does not accept images. Say so if seeing it matters; a vision model can be chosen in Settings → Providers.`)];
+    return [note(`Attached image ${describe(ref)} was not sent: this model does not accept images. Say so if seeing it matters; a vision model can be chosen in Settings → Models.`)];
   }
   if (isPdf && options.providerType !== 'openai' && options.providerType !== 'anthropic') {
     return [note(`Attached PDF ${describe(ref)} was not sent: this provider does not take PDF files. Ask the person to paste the text that matters.`)];

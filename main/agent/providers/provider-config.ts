@@ -26,7 +26,7 @@ export interface ResolvedProvider {
 }
 
 /** Where people configure a provider; every "no provider" and "bad key" hint names both. */
-export const PROVIDER_SETUP_UI = 'Settings → Providers';
+export const PROVIDER_SETUP_UI = 'Settings → Models';
 export function providerSetupCommand(): string {
   return 'fermix providers add local --type openai-compatible --base-url http://127.0.0.1:11434/v1 --model qwen3 --primary';
 }

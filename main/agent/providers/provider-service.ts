@@ -1,6 +1,6 @@
 /**
  * What the chat API and the loop ask about providers: the ordered handles for a turn, the list for
- * Settings → Providers (with the local Ollama offered when nothing is configured), a provider's model
+ * Settings → Models (with the local Ollama offered when nothing is configured), a provider's model
  * list, and the error a turn gets when there is no provider at all.
  */
 import type { FermixConfig } from '../../config/schema.js';

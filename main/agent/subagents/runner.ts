@@ -103,7 +103,7 @@ export function createSubagentRunner(deps: SubagentRunnerDeps) {
       const routed = routing.subagent_provider !== undefined || routing.subagent_model !== undefined || routing.subagent_effort !== undefined;
       const candidates = deps.handles(routed ? { provider: routing.subagent_provider, model: routing.subagent_model, effort: routing.subagent_effort, source: '[fermix_core.routing] subagent_provider' } : undefined);
       if (candidates.length === 0) {
-        throw new FermixError({ code: 'no_provider', message: 'No model provider is configured for subagents.', hint: 'Add one under Settings → Providers, or run `fermix providers add`.' });
+        throw new FermixError({ code: 'no_provider', message: 'No model provider is configured for subagents.', hint: 'Add one under Settings → Models, or run `fermix providers add`.' });
       }
       const request = prepareWorkerRequest({ registry: deps.registry, trust: context.trust, classes, role, services: deps.services(), deferral: config.fermix_core.tools.tool_search.enabled, now: deps.now() });
       const batchId = randomUUID();

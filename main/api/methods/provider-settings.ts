@@ -7,7 +7,7 @@ const providerName = z.string().regex(/^[a-z0-9_-]{1,64}$/i, 'letters, digits, _
 const apiKey = z.string().trim().min(1).max(4096);
 
 /**
- * Settings → Providers and the first-run card: the same edits as `fermix providers add|remove|primary|set-key`,
+ * Settings → Models and the first-run card: the same edits as `fermix providers add|remove|primary|set-key`,
  * written to config.toml (validated, atomic); the daemon reads config at every turn, so they apply to the next message.
  */
 export const providerSettingsMethods = {

@@ -106,7 +106,7 @@ describe('fermix ask', () => {
     const text = t.err.join('\n');
     expect(text).toContain('No model provider is configured');
     expect(text).toContain('fermix providers add NAME --type openai|anthropic|openai-compatible');
-    expect(text).toContain('Settings → Providers');
+    expect(text).toContain('Settings → Models');
   });
 
   it('refuses a missing message with the usage line (exit 2)', async () => {

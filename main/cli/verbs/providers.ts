@@ -1,5 +1,5 @@
 /**
- * `fermix providers list|add|remove|primary|set-key|models` — the CLI side of Settings → Providers.
+ * `fermix providers list|add|remove|primary|set-key|models` — the CLI side of Settings → Models.
  * They edit config.toml directly (atomic, validated) and need no daemon: the daemon reads config at
  * every turn, so a provider added here answers the next message. Keys go to the OS keychain (account
  * `fermix`, service `fermix:<NAME>`), never to config or argv.

@@ -61,7 +61,7 @@ describe('the window', () => {
     await act(async () => fireEvent.keyDown(window, { key: 'k', ctrlKey: true }));
     const palette = screen.getByRole('dialog', { name: 'Command palette' });
     fireEvent.change(within(palette).getByRole('combobox'), { target: { value: 'sett prov' } });
-    expect(within(palette).getAllByRole('option').map((option) => option.textContent)).toEqual([expect.stringContaining('Settings → Providers')]);
+    expect(within(palette).getAllByRole('option').map((option) => option.textContent)).toEqual([expect.stringContaining('Settings → Providers and models')]);
     await act(async () => fireEvent.keyDown(within(palette).getByRole('combobox'), { key: 'Enter' }));
     expect(screen.queryByRole('dialog', { name: 'Command palette' })).toBeNull();
     expect(screen.getByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();

@@ -140,7 +140,7 @@ describe('the chat', () => {
     const card = await screen.findByRole('group', { name: 'Folder access request: /home/me/site' });
     await type('/confirm k7q2zp');
     expect(daemon.calls.find((call) => call.method === 'directory_access.answer')?.input).toMatchObject({ token: 'K7Q2ZP', decision: 'confirm' });
-    await waitFor(() => expect(card.textContent).toContain('Approved: the folder was added to [sandbox] allowed_roots.'));
+    await waitFor(() => expect(card.textContent).toContain('Approved: Fermix may now use this folder (saved in config.toml).'));
     await act(async () => {
       fireEvent.keyDown(screen.getByRole('textbox', { name: 'Message' }), { key: 'Escape' });
       await later();

@@ -48,7 +48,7 @@ export function ConversationView({ listHidden = false, onShowList }: { listHidde
       {noProvider && items.length > 0 && (
         <p className="banner" role="note">
           No model provider is configured, so new messages cannot be answered.{' '}
-          <button type="button" className="link-button" onClick={() => navigate('settings')}>Add one in Settings → Providers</button>
+          <button type="button" className="link-button" onClick={() => navigate('settings')}>Add one in Settings → Models</button>
         </p>
       )}
       {loadError && (

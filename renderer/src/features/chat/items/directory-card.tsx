@@ -5,7 +5,7 @@ import { Icon } from '../../../ui/icons.js';
 import type { ThreadItem } from '../thread/thread-types.js';
 
 const OUTCOME: Record<string, string> = {
-  granted: 'Approved: the folder was added to [sandbox] allowed_roots.',
+  granted: 'Approved: Fermix may now use this folder (saved in config.toml).',
   denied: 'Denied: the folder stays outside the sandbox.',
   expired: 'Expired: requests are single-use and valid for 60 seconds.',
 };
