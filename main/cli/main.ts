@@ -147,7 +147,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         io.out(localizeUsage(USAGE));
         return EXIT.ok;
       case 'version':
-        io.out(json ? JSON.stringify({ ok: true, result: { version: FERMIX_VERSION } }) : FERMIX_VERSION);
+        io.out(json ? JSON.stringify({ schema_version: 1, ok: true, result: { version: FERMIX_VERSION } }) : FERMIX_VERSION);
         return EXIT.ok;
       case 'daemon':
       case 'run':

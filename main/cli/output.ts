@@ -46,7 +46,7 @@ export function reportError(io: CliIo, error: unknown, json: boolean): number {
   // Hints are written as `fermix …` everywhere (daemon included); print the spelling that works from here.
   const wire: WireError = { ...raw, hint: localizeHint(raw.hint) };
   // §2.18's envelope names the message `sentence`; `message` stays for the programs that read it already.
-  if (json) io.out(JSON.stringify({ ok: false, error: { ...wire, sentence: wire.message } }));
+  if (json) io.out(JSON.stringify({ schema_version: 1, ok: false, error: { ...wire, sentence: wire.message } }));
   else io.err(`fermix: ${formatErrorForPeople(wire)}`);
   return wire.code === 'daemon_not_running' ? EXIT.daemonDown : EXIT.failure;
 }

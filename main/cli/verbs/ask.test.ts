@@ -266,7 +266,7 @@ describe('fermix providers', () => {
 
     t.out.length = 0;
     expect(await runProviders(['models', 'local', '--json'], t.env)).toBe(0);
-    expect(JSON.parse(t.out[0])).toEqual({ ok: true, result: { models: ['fermix-test-model'] } });
+    expect(JSON.parse(t.out[0])).toEqual({ schema_version: 1, ok: true, result: { models: ['fermix-test-model'] } });
 
     expect(await runProviders(['remove', 'claude'], t.env)).toBe(0);
     expect(Object.keys(loadConfig(join(home, 'config.toml')).config.providers)).toEqual(['local']);

@@ -136,8 +136,8 @@ export async function runAsk(argv: string[], env: AskEnvironment = processEnviro
     if (json) {
       const result = sent.turn!;
       const ok = result.status === 'completed' || result.status === 'partial';
-      if (ok) env.io.out(JSON.stringify({ ok: true, result: summaryJson(result) }));
-      else env.io.out(JSON.stringify({ ok: false, error: result.error ?? { code: result.status, message: `The turn ended: ${result.status}.`, hint: '' }, result: summaryJson(result) }));
+      if (ok) env.io.out(JSON.stringify({ schema_version: 1, ok: true, result: summaryJson(result) }));
+      else env.io.out(JSON.stringify({ schema_version: 1, ok: false, error: result.error ?? { code: result.status, message: `The turn ended: ${result.status}.`, hint: '' }, result: summaryJson(result) }));
       return ok ? EXIT.ok : EXIT.failure;
     }
     const result = await streamTurn({ socket: env.paths.socket, term: env.term, io: env.io, conversationId: sent.conversation_id, turnId: sent.turn_id, afterSeq: sent.events_after_seq, timeoutMs, interactive });

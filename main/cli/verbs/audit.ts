@@ -41,7 +41,7 @@ export async function auditVerb(io: CliIo, paths: HomePaths, options: { json: bo
   }
   const { records } = (await callDaemon(paths.socket, 'audit.query', filter)) as { records: AuditRow[] };
   if (options.json) {
-    io.out(JSON.stringify({ ok: true, result: { records } }));
+    io.out(JSON.stringify({ schema_version: 1, ok: true, result: { records } }));
     return EXIT.ok;
   }
   if (records.length === 0) io.out('No audit records match.');

@@ -44,13 +44,13 @@ export async function capabilitiesVerb(io: CliIo, paths: HomePaths, rest: string
   const [sub = 'list', name, ...extra] = rest;
   if (sub === 'list') {
     const result = (await callDaemon(paths.socket, 'capabilities.list', { kind: options.kind ?? 'all' })) as { capabilities: CapabilityView[] };
-    io.out(options.json ? JSON.stringify({ ok: true, result }) : grouped(result.capabilities));
+    io.out(options.json ? JSON.stringify({ schema_version: 1, ok: true, result }) : grouped(result.capabilities));
     return EXIT.ok;
   }
   if (sub === 'inspect') {
     if (!name) throw new UsageError('usage: fermix capabilities inspect NAME [--json]');
     const cap = (await callDaemon(paths.socket, 'capabilities.inspect', { name })) as CapabilityView;
-    io.out(options.json ? JSON.stringify({ ok: true, result: cap }) : describe(cap));
+    io.out(options.json ? JSON.stringify({ schema_version: 1, ok: true, result: cap }) : describe(cap));
     return EXIT.ok;
   }
   if (sub === 'call') {
@@ -85,7 +85,7 @@ export async function capabilitiesVerb(io: CliIo, paths: HomePaths, rest: string
     } finally {
       prompt?.stop();
     }
-    io.out(options.json ? JSON.stringify({ ok: true, result }) : result.text);
+    io.out(options.json ? JSON.stringify({ schema_version: 1, ok: true, result }) : result.text);
     return EXIT.ok;
   }
   throw new UsageError("usage: fermix capabilities [list|inspect NAME|call NAME '{JSON}'] [--kind K] [--json]");
@@ -112,7 +112,7 @@ export function rolesVerb(io: CliIo, paths: HomePaths, sub: string | undefined, 
       used_by: role.name === mainRole ? ['agents.main'] : [],
       capabilities: registry.list().filter((cap) => roleReaches(role, cap, isNetwork(cap))).map((cap) => cap.name),
     }));
-  if (json) io.out(JSON.stringify({ ok: true, result: { roles, main: mainRole } }));
+  if (json) io.out(JSON.stringify({ schema_version: 1, ok: true, result: { roles, main: mainRole } }));
   else if (roles.length === 0) io.out('No roles configured. Add one to config.toml: [roles.reviewer] tools = ["fs", "git"]');
   else {
     for (const role of roles) {

@@ -14,7 +14,7 @@ export async function statusVerb(io: CliIo, paths: HomePaths, json: boolean): Pr
   const status = (await callDaemon(paths.socket, 'system.status')) as Record<string, unknown>;
   const info = existsSync(paths.runtimeInfo) ? (JSON.parse(readFileSync(paths.runtimeInfo, 'utf8')) as { url?: string }) : {};
   if (json) {
-    io.out(JSON.stringify({ ok: true, result: { running: true, ...status, url: info.url ?? null } }));
+    io.out(JSON.stringify({ schema_version: 1, ok: true, result: { running: true, ...status, url: info.url ?? null } }));
   } else {
     io.out(`Fermix daemon running — pid ${status.pid}, version ${status.version}, up ${status.uptime_s}s`);
     io.out(`home:   ${status.home}`);
@@ -26,7 +26,7 @@ export async function statusVerb(io: CliIo, paths: HomePaths, json: boolean): Pr
 
 export async function healthVerb(io: CliIo, paths: HomePaths, json: boolean): Promise<number> {
   const health = (await callDaemon(paths.socket, 'system.health')) as { live: boolean; ready: boolean; not_ready: { component: string; reason: string }[] };
-  if (json) io.out(JSON.stringify({ ok: true, result: health }));
+  if (json) io.out(JSON.stringify({ schema_version: 1, ok: true, result: health }));
   else io.out(health.ready ? 'live, ready' : `live, not ready: ${health.not_ready.map((entry) => `${entry.component} (${entry.reason})`).join(', ')}`);
   return health.ready ? EXIT.ok : EXIT.failure;
 }
@@ -36,18 +36,18 @@ export async function doctorVerb(io: CliIo, paths: HomePaths, json: boolean, ful
   for (const check of baseDoctorChecks(paths, { insideDaemon: false, full })) doctor.register(check);
   doctor.register(cliPluginsDoctorCheck(paths));
   const rows = (await doctor.run()).map((row) => ({ ...row, fix: localizeHint(row.fix) }));
-  io.out(json ? JSON.stringify({ ok: true, result: { checks: rows } }) : formatDoctorRows(rows));
+  io.out(json ? JSON.stringify({ schema_version: 1, ok: true, result: { checks: rows } }) : formatDoctorRows(rows));
   return doctorExitCode(rows);
 }
 
 export function configVerb(io: CliIo, paths: HomePaths, sub: string | undefined, json: boolean): number {
   if (sub === 'path') {
-    io.out(json ? JSON.stringify({ ok: true, result: { path: paths.config } }) : paths.config);
+    io.out(json ? JSON.stringify({ schema_version: 1, ok: true, result: { path: paths.config } }) : paths.config);
     return EXIT.ok;
   }
   if (sub === 'validate') {
     const loaded = loadConfig(paths.config); // throws a FermixError naming file, line and key
-    io.out(json ? JSON.stringify({ ok: true, result: { path: paths.config, exists: loaded.exists } }) : `${paths.config}: ${loaded.exists ? 'valid' : 'does not exist (all defaults apply)'}`);
+    io.out(json ? JSON.stringify({ schema_version: 1, ok: true, result: { path: paths.config, exists: loaded.exists } }) : `${paths.config}: ${loaded.exists ? 'valid' : 'does not exist (all defaults apply)'}`);
     return EXIT.ok;
   }
   throw new UsageError('usage: fermix config path|validate');

@@ -24,7 +24,7 @@ function oneLine(text: string | null, max = 80): string {
 export async function jobsVerb(io: CliIo, paths: HomePaths, words: string[], options: { json: boolean; limit?: string }): Promise<number> {
   const [sub, jobId] = words;
   const print = (result: unknown, human: () => void) => {
-    if (options.json) io.out(JSON.stringify({ ok: true, result }));
+    if (options.json) io.out(JSON.stringify({ schema_version: 1, ok: true, result }));
     else human();
     return EXIT.ok;
   };

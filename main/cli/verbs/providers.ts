@@ -78,7 +78,7 @@ export async function runProviders(argv: string[], env: ProvidersEnvironment): P
         const list = service().list();
         const ollama = list.length === 0 ? await service().probeOllama() : null;
         if (json) {
-          env.io.out(JSON.stringify({ ok: true, result: { providers: list, ollama } }));
+          env.io.out(JSON.stringify({ schema_version: 1, ok: true, result: { providers: list, ollama } }));
           return EXIT.ok;
         }
         for (const p of list) {
@@ -114,7 +114,7 @@ export async function runProviders(argv: string[], env: ProvidersEnvironment): P
           }
           all[provider] = entry;
         });
-        env.io.out(json ? JSON.stringify({ ok: true, result: { name: provider } }) : `Added provider ${provider} to ${file}. It answers the next message; no restart needed.${type !== 'openai-compatible' && !values['key-env'] ? `\nStore its API key: fermix providers set-key ${provider} --stdin` : ''}`);
+        env.io.out(json ? JSON.stringify({ schema_version: 1, ok: true, result: { name: provider } }) : `Added provider ${provider} to ${file}. It answers the next message; no restart needed.${type !== 'openai-compatible' && !values['key-env'] ? `\nStore its API key: fermix providers set-key ${provider} --stdin` : ''}`);
         return EXIT.ok;
       }
       case 'remove': {
@@ -123,7 +123,7 @@ export async function runProviders(argv: string[], env: ProvidersEnvironment): P
           mustExist(raw, provider);
           delete providersOf(raw)[provider];
         });
-        env.io.out(json ? JSON.stringify({ ok: true, result: { name: provider } }) : `Removed provider ${provider}.`);
+        env.io.out(json ? JSON.stringify({ schema_version: 1, ok: true, result: { name: provider } }) : `Removed provider ${provider}.`);
         return EXIT.ok;
       }
       case 'primary': {
@@ -135,7 +135,7 @@ export async function runProviders(argv: string[], env: ProvidersEnvironment): P
             else delete entry.primary;
           }
         });
-        env.io.out(json ? JSON.stringify({ ok: true, result: { primary: provider } }) : `${provider} is now the primary provider; the others are fallbacks.`);
+        env.io.out(json ? JSON.stringify({ schema_version: 1, ok: true, result: { primary: provider } }) : `${provider} is now the primary provider; the others are fallbacks.`);
         return EXIT.ok;
       }
       case 'set-key': {
@@ -151,13 +151,13 @@ export async function runProviders(argv: string[], env: ProvidersEnvironment): P
           entry.api_key_ref = `@keyring:${secretName}`;
           delete entry.api_key_env;
         });
-        env.io.out(json ? JSON.stringify({ ok: true, result: { name: provider, api_key_ref: `@keyring:${secretName}` } }) : `Stored the key in ${loadConfig(file).config.fermix_core.secret_store === 'file' ? 'the secret file store' : `the OS keychain (${keychainService(secretName, profile)})`}; [providers.${provider}] now reads it from there.`);
+        env.io.out(json ? JSON.stringify({ schema_version: 1, ok: true, result: { name: provider, api_key_ref: `@keyring:${secretName}` } }) : `Stored the key in ${loadConfig(file).config.fermix_core.secret_store === 'file' ? 'the secret file store' : `the OS keychain (${keychainService(secretName, profile)})`}; [providers.${provider}] now reads it from there.`);
         return EXIT.ok;
       }
       case 'models': {
         const provider = needName();
         const models = await service().models(provider);
-        env.io.out(json ? JSON.stringify({ ok: true, result: { models } }) : models.join('\n') || '(the server lists no models)');
+        env.io.out(json ? JSON.stringify({ schema_version: 1, ok: true, result: { models } }) : models.join('\n') || '(the server lists no models)');
         return EXIT.ok;
       }
       default:

@@ -33,7 +33,7 @@ export async function sandboxVerb(io: CliIo, paths: HomePaths, argv: string[], j
   });
   if (change === undefined) return code;
   const applies = await applyToRunningDaemon(paths);
-  io.out(json ? JSON.stringify({ ok: true, result: { changed: true, message: change, applies } }) : `${change}\n${applies}`);
+  io.out(json ? JSON.stringify({ schema_version: 1, ok: true, result: { changed: true, message: change, applies } }) : `${change}\n${applies}`);
   return code;
 }
 
@@ -56,7 +56,7 @@ function runSandboxVerb(io: CliIo, paths: HomePaths, argv: string[], json: boole
   // The helper / command argv: after `--` (parseArgs drops the `--` itself, so also the plain rest).
   const tail = dash === -1 ? rest : [...rest, ...words.slice(dash + 1)];
   const say = (result: Record<string, unknown>, text: string) => {
-    io.out(json ? JSON.stringify({ ok: true, result }) : text);
+    io.out(json ? JSON.stringify({ schema_version: 1, ok: true, result }) : text);
     return EXIT.ok;
   };
 
@@ -176,7 +176,7 @@ async function status(io: CliIo, paths: HomePaths, config: SandboxConfig, json: 
     daemon_running: running,
   };
   if (json) {
-    io.out(JSON.stringify({ ok: true, result }));
+    io.out(JSON.stringify({ schema_version: 1, ok: true, result }));
     return EXIT.ok;
   }
   const none = (items: string[]) => (items.length === 0 ? '(none)' : items.join(', '));
@@ -203,7 +203,7 @@ async function status(io: CliIo, paths: HomePaths, config: SandboxConfig, json: 
 function listCommands(io: CliIo, config: SandboxConfig, json: boolean): number {
   const commands = describeCommands({ config, daemonEnv: process.env });
   if (json) {
-    io.out(JSON.stringify({ ok: true, result: { profile: config.commands.profile, commands } }));
+    io.out(JSON.stringify({ schema_version: 1, ok: true, result: { profile: config.commands.profile, commands } }));
     return EXIT.ok;
   }
   const lines = [`Profile: ${config.commands.profile}`];
@@ -218,7 +218,7 @@ function listCommands(io: CliIo, config: SandboxConfig, json: boolean): number {
 function listEnv(io: CliIo, config: SandboxConfig, json: boolean): number {
   const env = config.env;
   if (json) {
-    io.out(JSON.stringify({ ok: true, result: { mode: env.mode, allow: env.allow, deny: env.deny, helpers: env.helpers } }));
+    io.out(JSON.stringify({ schema_version: 1, ok: true, result: { mode: env.mode, allow: env.allow, deny: env.deny, helpers: env.helpers } }));
     return EXIT.ok;
   }
   const lines = [`Mode: ${env.mode} (${env.mode === 'all' ? 'the daemon environment minus deny' : 'a minimal environment plus allow'})`];

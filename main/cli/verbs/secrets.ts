@@ -31,7 +31,7 @@ export async function secretsVerb(io: CliIo, paths: HomePaths, rest: string[], o
     if (options.to !== 'keyring' && options.to !== 'file') throw new UsageError('usage: fermix secrets migrate --to keyring|file [--name NAME]…');
     for (const extraName of options.names ?? []) checkSecretNameArgument('migrate', extraName);
     const result = migrateSecrets({ configFile: paths.config, fermixHome: paths.home, to: options.to, extraNames: options.names ?? [] });
-    if (options.json) io.out(JSON.stringify({ ok: true, result }));
+    if (options.json) io.out(JSON.stringify({ schema_version: 1, ok: true, result }));
     else {
       io.out(result.from === result.to && result.moved.length === 0 ? `Secrets already live in ${result.label}.` : `Moved ${result.moved.length} secret(s) to ${result.label}${result.moved.length ? `: ${result.moved.join(', ')}` : ''}. [fermix_core] secret_store = "${result.to}".`);
       if (result.missing.length) io.out(`Not found in the old store (nothing to move): ${result.missing.join(', ')}.`);
@@ -44,19 +44,19 @@ export async function secretsVerb(io: CliIo, paths: HomePaths, rest: string[], o
     if (!name) throw new UsageError('usage: fermix secrets set NAME [--stdin]');
     if (extra !== undefined) throw new UsageError(`fermix secrets set takes no value on the command line (it would be visible in \`ps\` and your shell history). Run \`fermix secrets set ${name}\` and type it, or pipe it: printf '%s' "$VALUE" | fermix secrets set ${name} --stdin`);
     keychain.set(name, await readHiddenInput(io, `Value for ${name}`, options.stdin));
-    io.out(options.json ? JSON.stringify({ ok: true, result: { name, stored: true, store: keychain.kind } }) : `Stored ${name} in ${keychain.label}.`);
+    io.out(options.json ? JSON.stringify({ schema_version: 1, ok: true, result: { name, stored: true, store: keychain.kind } }) : `Stored ${name} in ${keychain.label}.`);
     return EXIT.ok;
   }
   if (sub === 'clear') {
     if (!name) throw new UsageError('usage: fermix secrets clear NAME');
     const deleted = keychain.clear(name);
-    io.out(options.json ? JSON.stringify({ ok: true, result: { name, deleted } }) : deleted ? `Deleted ${name} from ${keychain.label}.` : `${name} was not in ${keychain.label}.`);
+    io.out(options.json ? JSON.stringify({ schema_version: 1, ok: true, result: { name, deleted } }) : deleted ? `Deleted ${name} from ${keychain.label}.` : `${name} was not in ${keychain.label}.`);
     return EXIT.ok;
   }
   if (sub === 'status') {
     if (!name) throw new UsageError('usage: fermix secrets status NAME');
     const present = keychain.has(name);
-    io.out(options.json ? JSON.stringify({ ok: true, result: { name, present } }) : `${name}: ${present ? 'set' : 'not set'}`);
+    io.out(options.json ? JSON.stringify({ schema_version: 1, ok: true, result: { name, present } }) : `${name}: ${present ? 'set' : 'not set'}`);
     return present ? EXIT.ok : EXIT.failure;
   }
   throw new UsageError('usage: fermix secrets set NAME [--stdin] | clear NAME | status NAME | migrate --to keyring|file');

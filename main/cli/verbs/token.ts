@@ -10,7 +10,7 @@ import { EXIT, UsageError, type CliIo } from '../output.js';
 export async function tokenVerb(io: CliIo, paths: HomePaths, sub: string | undefined, json: boolean): Promise<number> {
   if (sub !== 'rotate') throw new UsageError('usage: fermix token rotate [--json]');
   const result = (await callDaemon(paths.socket, 'system.rotate_token')) as { url: string; revoked_sessions: number };
-  if (json) io.out(JSON.stringify({ ok: true, result }));
+  if (json) io.out(JSON.stringify({ schema_version: 1, ok: true, result }));
   else {
     io.out(`Signed out ${result.revoked_sessions} window session(s); the old URL no longer works.`);
     io.out(`Open in a browser: ${result.url}`);
