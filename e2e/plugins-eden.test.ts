@@ -3,7 +3,6 @@
 // the person installs and enables it, a rejected token stays unstored, an accepted one lists the
 // workspaces, the write profile is offered only to a write-scoped token, and after picking a workspace
 // Eden turns Ready with its eden_* retrieval tools (reachable through the real CLI).
-import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,28 +11,20 @@ import { startDaemon, type RunningDaemon } from '../main/daemon/compose.js';
 import { createTestPolicy } from '../main/net/test-policy.js';
 import { EDEN_READ_TOKEN, startEdenFake } from '../test/fixtures/hosted-mcp/eden-fake.js';
 import type { HostedFake } from '../test/fixtures/hosted-mcp/server.js';
-import { BIN, tempHome } from '../test/support/daemon-process.js';
+import { runFermixAsync, tempHome } from '../test/support/daemon-process.js';
 import { seriousViolations } from './support/axe.js';
 import { requireRendererBuild } from './support/build-output.js';
 import { launchChromium, saveScreenshot } from './support/chromium.js';
+import { openWindow } from './support/window-page.js';
 
 let fake: HostedFake;
 let home: string;
 let daemon: RunningDaemon;
 let browser: Browser;
 let page: Page;
-const errors: string[] = [];
+let errors: string[] = [];
 
-function runFermix(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, FERMIX_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runFermix = (args: string[]) => runFermixAsync(home, args);
 
 beforeAll(async () => {
   requireRendererBuild();
@@ -45,14 +36,7 @@ beforeAll(async () => {
     pluginNet: { policy: createTestPolicy(), ca: fake.ca, lookup: async () => [{ address: '127.0.0.1', family: 4 }], testPortOverrides: { 'mcp.eden.so': fake.server.port } },
   });
   browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
-  page = await context.newPage();
-  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
-  });
-  await page.goto(daemon.url);
-  await page.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
+  ({ page, errors } = await openWindow(browser, daemon.url));
   page.setDefaultTimeout(10_000);
   await page.getByRole('button', { name: 'Plugins', exact: true }).click();
 });

@@ -4,9 +4,9 @@
 // Settings → Voice shows a refused endpoint URL under that field the same way.
 // Screenshots: e2e/artifacts/setup-error-*.png.
 import { createServer } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { startAppSession, type AppSession } from './support/app-session.js';
+import { useAppSession } from './support/app-session.js';
 import { shootSizes } from './support/screen-shots.js';
 
 const VIEWPORT = { width: 1280, height: 800 };
@@ -30,15 +30,7 @@ async function expectErrorOn(page: Page, field: Locator, text: string): Promise<
 }
 
 describe('setup errors next to their control', () => {
-  let app: AppSession;
-
-  beforeAll(async () => {
-    app = await startAppSession({ viewport: VIEWPORT });
-  }, 90_000);
-
-  afterAll(async () => {
-    await app?.close();
-  });
+  const app = useAppSession({ viewport: VIEWPORT });
 
   it('the first-run card shows an unreachable server under Server URL, and an edit clears it', { timeout: 60_000 }, async () => {
     const { page } = app;

@@ -5,23 +5,15 @@
 // Screenshots: e2e/artifacts/skills-*.png at 1440×900, 1280×800, 800×600 and 390×844, light and dark.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiCall } from '../test/support/daemon-process.js';
-import { startAppSession, type AppSession } from './support/app-session.js';
+import { useAppSession } from './support/app-session.js';
 import { shootSizes } from './support/screen-shots.js';
 
 const VIEWPORT = { width: 1280, height: 800 };
 
 describe('the Skills screen', () => {
-  let app: AppSession;
-
-  beforeAll(async () => {
-    app = await startAppSession({ viewport: VIEWPORT });
-  }, 90_000);
-
-  afterAll(async () => {
-    await app?.close();
-  });
+  const app = useAppSession({ viewport: VIEWPORT });
 
   it('lists the skills with trust and tools, opens one, and picks up a new SKILL.md on Reload', { timeout: 60_000 }, async () => {
     const { page } = app;

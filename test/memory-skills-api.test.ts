@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, isAlive, startDaemonProcess, tempHome, type DaemonProcess } from './support/daemon-process.js';
+import { apiCall, startDaemonProcess, stopDaemonProcess, tempHome, type DaemonProcess } from './support/daemon-process.js';
 
 let home: string;
 let daemon: DaemonProcess;
@@ -27,10 +27,7 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  if (daemon && isAlive(daemon.pid)) {
-    process.kill(daemon.pid, 'SIGTERM');
-    await daemon.exited;
-  }
+  await stopDaemonProcess(daemon);
   rmSync(home, { recursive: true, force: true });
 });
 

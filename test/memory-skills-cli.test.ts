@@ -4,7 +4,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runFermixAsync, startDaemonProcess, tempHome, isAlive, type DaemonProcess } from './support/daemon-process.js';
+import { runFermixAsync, startDaemonProcess, stopDaemonProcess, tempHome, type DaemonProcess } from './support/daemon-process.js';
 
 let home: string;
 let daemon: DaemonProcess;
@@ -37,10 +37,7 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  if (daemon && isAlive(daemon.pid)) {
-    process.kill(daemon.pid, 'SIGTERM');
-    await daemon.exited;
-  }
+  await stopDaemonProcess(daemon);
   rmSync(home, { recursive: true, force: true });
 });
 

@@ -8,7 +8,6 @@
  * write-scoped token; a schema drift is zero tools and upstream_contract_mismatch in `plugins list
  * --json` and doctor; a revoked token is reauthorization_required.
  */
-import { spawn } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +16,7 @@ import { createTestPolicy } from '../main/net/test-policy.js';
 import { EDEN_READ_TOKEN, EDEN_WRITE_TOKEN, startEdenFake } from './fixtures/hosted-mcp/eden-fake.js';
 import { EDEN_CAPTURE_TOOLS, EDEN_RETRIEVAL_TOOLS } from './fixtures/hosted-mcp/eden-tools.js';
 import type { HostedFake } from './fixtures/hosted-mcp/server.js';
-import { BIN, tempHome, waitFor } from './support/daemon-process.js';
+import { runFermixAsync, tempHome, waitFor } from './support/daemon-process.js';
 
 const CALL = { transport: 'socket' as const, trust: 'operator' as const };
 const RETRIEVAL = EDEN_RETRIEVAL_TOOLS.map((tool) => tool.name);
@@ -36,16 +35,7 @@ const call = (name: string, args: Record<string, unknown>) => dispatch('capabili
 const eden = async () => (await must('plugins.status', { name: 'eden' })).plugins[0];
 const liveIs = (live: string) => waitFor(async () => (await eden()).live === live, 20_000, `eden live ${live}`);
 
-function runFermix(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, FERMIX_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runFermix = (args: string[]) => runFermixAsync(home, args);
 
 beforeAll(async () => {
   fake = await startEdenFake();

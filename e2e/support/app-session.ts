@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { startDaemonProcess, tempHome, type DaemonProcess } from '../../test/support/daemon-process.js';
 import { requireRendererBuild } from './build-output.js';
 import { launchChromium } from './chromium.js';
@@ -72,6 +73,21 @@ export async function startAppSession(options: { config?: string; colorScheme?: 
 }
 
 /** The message box of the open conversation. */
+/**
+ * One app session for a whole spec file: started in beforeAll (90 s allowed), closed in afterAll. The
+ * returned object is filled in when the session starts, so specs read `app.page` inside their tests.
+ */
+export function useAppSession(options: Parameters<typeof startAppSession>[0] = {}): AppSession {
+  const app = {} as AppSession;
+  beforeAll(async () => {
+    Object.assign(app, await startAppSession(options));
+  }, 90_000);
+  afterAll(async () => {
+    await app.close?.();
+  });
+  return app;
+}
+
 export function messageBox(page: Page) {
   return page.getByRole('textbox', { name: 'Message' });
 }
