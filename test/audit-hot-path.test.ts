@@ -43,7 +43,7 @@ describe('the audit hot path', () => {
   });
 
   it('redacts the same text the same way every time, and follows secret_fields changed in place', () => {
-    const cap = makeCapability({ name: 'hot_tool', audit_behavior: 'full', metadata: { secret_fields: ['pin'] } });
+    const cap = makeCapability({ name: 'hot_tool', audit_behavior: 'full', metadata: { category: 'test', secret_fields: ['pin'] } });
     const build = (args: Record<string, unknown>) => buildAuditRecord({ time: 0, trust: 'operator', origin: 'chat', name: cap.name, capability: cap, decision: 'allow', rule: 'key sk-ant-api03-abcdefghijklmnop1234567890', args }).args as Record<string, unknown>;
     const first = build({ pin: '1234', code: '5678', note: 'token=ghp_abcdefghijklmnopqrstuvwxyz0123456789' });
     expect(first).toEqual({ pin: '[REDACTED]', code: '5678', note: 'token=[REDACTED:github_token]' });

@@ -11,8 +11,12 @@ import { startDaemon } from '../../main/daemon/compose.js';
 import { createMcpStack, nodeServer, TOOLS_SERVER } from '../../main/mcp/test-stack.js';
 import { median, metric, percentile, type Metric } from '../metric.js';
 
-const CALLS = 600;
-const WARMUP = 60;
+// The daemon is long-running: measure warmed-up code. With 60 warm-up calls both sides ran 3-4x slower
+// (the JIT had not finished with either), which said little about the boundary itself.
+const CALLS = 2000;
+const WARMUP = 1000;
+/** In-process calls for the boundary's own CPU figure (no server, no pipe, no scheduler in between). */
+const CPU_CALLS = 5000;
 /** The fixture's own tools (echo, add, slow, sleep, mutate, crash, Fetch-URL.v2) + generated ones = 400. */
 const FIXTURE_BASE_TOOLS = 7;
 
@@ -61,6 +65,19 @@ async function callOverhead(): Promise<Metric[]> {
         sides[side]().push(await once(calls[side](index)));
       }
     }
+    // The boundary's own CPU per call (gate, policy, pin-check-free executor, validation, audit record,
+    // journal write and group commit), the figure the stdio ratio's remaining gap is made of.
+    stack.registry.register({
+      name: 'mcp_bench_noop', description: 'Returns its text (bench only).', parameters: { type: 'object', properties: { text: { type: 'string' } } },
+      kind: 'mcp', policy_class: 'external_api', metadata: { category: 'mcp' }, group: 'mcp', scope_requirements: [], audit_behavior: 'redact_args',
+      is_stateful: false, hidden_from_agent: false, executor: async (args) => ({ text: String(args.text) }),
+    });
+    const noop = (index: number) => stack.invoker.execute('mcp_bench_noop', { text: `call ${index}` }, { trust: 'operator', origin: 'chat' });
+    for (let index = 0; index < WARMUP; index += 1) await noop(index);
+    const cpuBefore = process.cpuUsage();
+    for (let index = 0; index < CPU_CALLS; index += 1) await noop(index);
+    const cpu = process.cpuUsage(cpuBefore);
+    const boundaryCpuUs = (cpu.user + cpu.system) / CPU_CALLS;
     const audited = stack.audit.query({ capability: 'mcp_bench_echo', limit: 10_000 }).length;
     if (audited !== CALLS + WARMUP) throw new Error(`expected ${CALLS + WARMUP} audit records of the bench calls, found ${audited}`);
     const ratio = median(oursSamples) / median(rawSamples);
@@ -73,6 +90,7 @@ async function callOverhead(): Promise<Metric[]> {
       metric('registry+invoke / raw SDK (p95)', percentile(oursSamples, 95) / percentile(rawSamples, 95), '×'),
       metric('raw SDK with our call options / plain raw SDK (median)', median(sameSamples) / median(rawSamples), '×', undefined, 'lower', 'progress-extended timeout + cancel signal: what the SDK itself costs for features the issue requires'),
       metric('registry+invoke / raw SDK with our call options (median)', median(oursSamples) / median(sameSamples), '×', undefined, 'lower', 'the boundary alone: policy, gate, pin check, validation, audit'),
+      metric('invoke boundary CPU per call, in-process no-op executor', boundaryCpuUs, 'µs', undefined, 'lower', `${CPU_CALLS} calls; audit journaled and group-committed as on the stdio path`),
     ];
   } finally {
     await raw.close();

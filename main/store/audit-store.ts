@@ -62,7 +62,9 @@ const queues = new WeakMap<Database, () => void>();
  */
 export function auditStoreSize(db: Database): AuditStoreSize & { firstId: number; lastId: number; averageBytes: number } {
   queues.get(db)?.();
-  const range = db.get<{ first: number | null; last: number | null }>('SELECT MIN(id) AS first, MAX(id) AS last FROM audit_records');
+  // Two subqueries, not MIN(id), MAX(id) in one: SQLite answers a lone MIN or MAX from the rowid b-tree's
+  // edge, but both together scan the whole table (ms at 20,000 rows, every 500 calls; decision 0020).
+  const range = db.get<{ first: number | null; last: number | null }>('SELECT (SELECT MIN(id) FROM audit_records) AS first, (SELECT MAX(id) FROM audit_records) AS last');
   if (!range || range.first === null || range.last === null) return { records: 0, bytes: 0, firstId: 0, lastId: 0, averageBytes: 0 };
   const sample = db.get<{ average: number | null }>(`SELECT AVG(${VALUE_BYTES}) AS average FROM (SELECT * FROM audit_records ORDER BY id DESC LIMIT 200)`);
   const averageBytes = (sample?.average ?? 0) + ROW_OVERHEAD_BYTES;
