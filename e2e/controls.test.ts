@@ -1,15 +1,31 @@
 // Controls in Chromium against a real daemon: computer use's pause state is always visible (status bar and
 // the conversation's controls, live through computer.state events), /pause and /resume and the Pause button
-// switch the daemon's one switch, a daemon with computer use off shows no control (and /pause says why), the toolbar's
+// switch the daemon's one switch, a daemon with computer use off shows no control (and /pause says why), the composer's
 // Stop ends a running turn, and Pause / Resume hold and release the running turn itself: one banner where the turn
-// is held, cleared with the state; a pause of a plain answer says it waits for the step.
-// Screenshots: e2e/artifacts/controls-*.png.
+// is held, cleared with the state; a pause of a plain answer says it waits for the step. Every state of the turn
+// control (idle, running, pausing, paused, waiting for approval) offers each of Stop / Resume at most once.
+// Screenshots: e2e/artifacts/controls-*.png (controls-state-<state>-<w>x<h>-<light|dark>.png for the states).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startModelServer, type ModelServer } from '../test/fixtures/model-server/index.js';
+import type { Page } from 'playwright-core';
+import { lastMessageIsToolResult, startModelServer, type ModelServer } from '../test/fixtures/model-server/index.js';
 import { apiCall } from '../test/support/daemon-process.js';
 import { providerConfig, sendMessage, startAppSession, type AppSession } from './support/app-session.js';
 import { saveScreenshot } from './support/chromium.js';
 import { shootConversation } from './support/chat-shots.js';
+import { seriousViolations } from './support/axe.js';
+import { shootSizes } from './support/screen-shots.js';
+
+const STATE_SIZES = [
+  { width: 1280, height: 800 },
+  { width: 800, height: 600 },
+  { width: 390, height: 844 },
+] as const;
+
+/** The turn's buttons on screen, wherever they are: a state that offers the same choice twice fails here. */
+async function turnButtons(page: Page) {
+  const count = (name: RegExp) => page.getByRole('button', { name }).count();
+  return { stop: await count(/^Stop/), resume: await count(/^(Resume|Don’t pause)$/), pause: await count(/^Pause the running turn$/) };
+}
 
 let server: ModelServer;
 beforeAll(async () => {
@@ -57,14 +73,16 @@ describe('computer use enabled', () => {
     expect(app.errors).toEqual([]);
   });
 
-  it('stops a running turn from the toolbar', { timeout: 60_000 }, async () => {
+  it('stops a running turn with the composer\'s Stop; the toolbar offers only Pause', { timeout: 60_000 }, async () => {
     const { page } = app;
     server.setScript([{ text: Array.from({ length: 40 }, (_, index) => `part${index}`).join(' '), chunks: 40, delayMs: 250 }]);
     await sendMessage(page, 'a long answer please');
     const toolbar = page.getByRole('toolbar', { name: 'Controls' });
     await toolbar.getByText('Answering…').waitFor({ timeout: 10_000 });
     await page.locator('article.message-assistant[aria-busy="true"]').getByText(/part1/).waitFor({ timeout: 10_000 });
-    await toolbar.getByRole('button', { name: 'Stop the running turn' }).click();
+    expect(await toolbar.getByRole('button', { name: /^Stop/ }).count()).toBe(0);
+    expect(await turnButtons(page)).toEqual({ stop: 1, resume: 0, pause: 1 });
+    await page.getByRole('form', { name: 'Write a message' }).getByRole('button', { name: 'Stop the running turn (Escape)' }).click();
     await page.getByLabel('Turn usage').getByText('Stopped').waitFor({ timeout: 10_000 });
     await toolbar.getByText('Idle').waitFor();
     await saveScreenshot(page, 'controls-stopped');
@@ -108,6 +126,11 @@ describe('pausing the running turn', () => {
     const replyBox = await page.getByRole('article', { name: 'Fermix' }).last().boundingBox();
     expect((await banner.boundingBox())!.y).toBeGreaterThan(replyBox!.y);
     expect(await page.getByRole('region', { name: /^Turn pa/ }).count()).toBe(1);
+    // The banner's buttons are the only ones: the header says "Paused" in words, the composer has no second Stop.
+    expect(await turnButtons(page)).toEqual({ stop: 1, resume: 1, pause: 0 });
+    expect(await toolbar.getByRole('button').count()).toBe(0);
+    // The pause landed: Resume has the focus, so Enter resumes.
+    await banner.locator('button:focus', { hasText: 'Resume' }).waitFor({ timeout: 5_000 });
     await saveScreenshot(page, 'controls-turn-paused');
     await shootConversation(app.browser, app.daemon.url, /^what does content_search/, 'controls-turn-paused', [{ width: 1280, height: 800, colorScheme: 'dark' }, { width: 800, height: 600, colorScheme: 'light' }], 'Paused here');
 
@@ -121,6 +144,91 @@ describe('pausing the running turn', () => {
     await sendMessage(page, '/pause turn');
     await page.getByRole('status').filter({ hasText: 'Nothing is running in this conversation to pause.' }).waitFor();
     await saveScreenshot(page, 'controls-turn-resumed');
+    expect(app.errors).toEqual([]);
+  });
+
+  it('shows every state of the turn control with each choice offered once, at three sizes in light and dark', { timeout: 120_000 }, async () => {
+    const { page } = app;
+    const toolbar = page.getByRole('toolbar', { name: 'Controls' });
+    const restore = { width: 1280, height: 800 };
+    const found: string[] = [];
+    // A step that streams a word every 1.5 s for a minute: running and pausing stay on screen while they are
+    // shot (each state is checked again after its shots, so a shot of a state already gone fails the test).
+    const slowStep = { text: Array.from({ length: 40 }, (_, index) => `Let${index}`).join(' '), chunks: 40, delayMs: 1_500 };
+    await sendMessage(page, '/new Turn states');
+    await page.getByRole('heading', { name: 'Turn states', level: 1 }).waitFor();
+    await toolbar.getByText('Idle').waitFor({ state: 'attached' });
+    expect(await turnButtons(page)).toEqual({ stop: 0, resume: 0, pause: 0 });
+    await shootSizes(page, 'controls-state-idle', restore, STATE_SIZES);
+
+    // Running: the header says so and offers Pause; Stop is the composer's, once.
+    server.setScript([slowStep]);
+    await sendMessage(page, 'first question');
+    await page.locator('article.message-assistant[aria-busy="true"]').getByText(/Let1/).waitFor({ timeout: 15_000 });
+    await toolbar.getByText('Answering…').waitFor();
+    expect(await turnButtons(page)).toEqual({ stop: 1, resume: 0, pause: 1 });
+    await shootSizes(page, 'controls-state-running', restore, STATE_SIZES);
+    expect(await toolbar.getByText('Answering…').count()).toBe(1);
+
+    // Pausing: the step under way is still streaming; the banner has the choices, the header only words.
+    await toolbar.getByRole('button', { name: 'Pause the running turn' }).click();
+    const pausing = page.getByRole('region', { name: 'Turn pausing' });
+    await pausing.waitFor({ timeout: 10_000 });
+    await toolbar.getByText('Pausing after this step…').waitFor();
+    expect(await turnButtons(page)).toEqual({ stop: 1, resume: 1, pause: 0 });
+    expect(await toolbar.getByRole('button').count()).toBe(0);
+    await shootSizes(page, 'controls-state-pausing', restore, STATE_SIZES);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      found.push(...(await seriousViolations(page, `Turn pausing (${colorScheme})`)));
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect(await pausing.count()).toBe(1);
+    // Escape still stops, with the focus in the banner as in the message box.
+    await pausing.getByRole('button', { name: 'Don’t pause' }).focus();
+    await page.keyboard.press('Escape');
+    await page.getByLabel('Turn usage').getByText('Stopped').waitFor({ timeout: 10_000 });
+    await toolbar.getByText('Idle').waitFor({ state: 'attached', timeout: 10_000 });
+    expect(await page.getByRole('region', { name: /^Turn pa/ }).count()).toBe(0);
+
+    // Paused: the model's first step waits for the test, so the pause is asked for while it is surely under way;
+    // released, the step ends with a tool call and the turn holds before it. One banner, Resume focused.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    server.setScript(async (request) => {
+      if (lastMessageIsToolResult(request)) return { text: 'Done reading.' };
+      await released;
+      return { text: 'Reading the notes first.', toolCalls: [{ name: 'tool_help', arguments: { name: 'content_search' } }] };
+    });
+    await sendMessage(page, 'second question');
+    await toolbar.getByRole('button', { name: 'Pause the running turn' }).click({ timeout: 15_000 });
+    await page.getByRole('region', { name: 'Turn pausing' }).waitFor({ timeout: 10_000 });
+    release();
+    const paused = page.getByRole('region', { name: 'Turn paused' });
+    await paused.waitFor({ timeout: 15_000 });
+    expect(await turnButtons(page)).toEqual({ stop: 1, resume: 1, pause: 0 });
+    await paused.locator('button:focus', { hasText: 'Resume' }).waitFor({ timeout: 5_000 });
+    await shootSizes(page, 'controls-state-paused', restore, STATE_SIZES);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      found.push(...(await seriousViolations(page, `Turn paused (${colorScheme})`)));
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.keyboard.press('Enter');
+    await page.getByText('Done reading.').waitFor({ timeout: 15_000 });
+    await toolbar.getByText('Idle').waitFor({ state: 'attached', timeout: 10_000 });
+
+    // Waiting for approval: the card has the choices; one Stop (the composer's), Pause in the header.
+    server.setScript((request) => (lastMessageIsToolResult(request) ? { text: 'Listed.' } : { toolCalls: [{ name: 'shell', arguments: { command: 'git status -s' } }] }));
+    await sendMessage(page, 'what changed?');
+    const card = page.getByRole('group', { name: /^Approval needed/ });
+    await card.waitFor({ timeout: 15_000 });
+    await toolbar.getByText('Waiting for approval').waitFor();
+    expect(await turnButtons(page)).toEqual({ stop: 1, resume: 0, pause: 1 });
+    await shootSizes(page, 'controls-state-approval', restore, STATE_SIZES);
+    await card.getByRole('button', { name: 'Deny', exact: true }).click();
+    await toolbar.getByText('Idle').waitFor({ state: 'attached', timeout: 15_000 });
+    expect(found).toEqual([]);
     expect(app.errors).toEqual([]);
   });
 });

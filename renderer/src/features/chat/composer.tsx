@@ -18,6 +18,8 @@ export function Composer({ conversationId, disabled, onOpenSettings }: { convers
   const sending = useThread((state) => state.sending);
   const running = useThread((state) => activeTurn(state.thread) !== null);
   const waitingApproval = useThread((state) => activeTurn(state.thread)?.status === 'parked');
+  // A held turn's banner in the thread has Stop (and Resume): no second Stop here. Escape still stops.
+  const held = useThread((state) => (state.thread?.hold ?? 'running') !== 'running');
   const [text, setText] = useState('');
   const pendingFiles = useAttachments((state) => state.pending.length);
   const addFiles = useAttachments((state) => state.add);
@@ -105,14 +107,17 @@ export function Composer({ conversationId, disabled, onOpenSettings }: { convers
           }}
           onOpenSettings={onOpenSettings}
         />
-        {running ? (
+        {/* One button slot, as in other chat apps: Stop while a turn runs and the box is empty, Send (which
+            queues behind the turn) once there is something to send. A held turn's Stop is on its banner. */}
+        {running && !held && !text.trim() && pendingFiles === 0 ? (
           <button type="button" className="danger" onClick={() => void stop()} aria-label="Stop the running turn (Escape)">
             Stop
           </button>
-        ) : null}
-        <button type="submit" className="primary" disabled={disabled || sending || (!text.trim() && pendingFiles === 0)} aria-label="Send message (Enter)">
-          Send
-        </button>
+        ) : (
+          <button type="submit" className="primary" disabled={disabled || sending || (!text.trim() && pendingFiles === 0)} aria-label="Send message (Enter)">
+            Send
+          </button>
+        )}
       </div>
       <div className="composer-footer">
         <ModelPicker disabled={disabled} />

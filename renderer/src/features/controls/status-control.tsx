@@ -15,15 +15,15 @@ const HOLD_LABEL: Record<Exclude<HoldState, 'running'>, string> = {
 
 /**
  * The conversation's one status control: it shows only what is going on. A running turn shows its state
- * with Pause / Resume and Stop; computer use appears only when it is enabled. Idle and off, it is empty —
- * the turn state is still announced to screen readers ("Idle").
+ * and one compact Pause; Stop is the composer's (beside Send, as in other chat apps). A held turn (pausing,
+ * paused) shows its state as text only: the banner in the thread, where the turn is held, has Resume and
+ * Stop, so the window never offers the same button twice. Computer use appears only when it is enabled.
+ * Idle and off, it is empty — the turn state is still announced to screen readers ("Idle").
  */
 export function StatusControl() {
   const turn = useThread((state) => activeTurn(state.thread)?.status ?? null);
   const hold = useThread((state) => state.thread?.hold ?? 'running');
-  const stop = useThread((state) => state.stop);
   const pauseTurn = useThread((state) => state.pauseTurn);
-  const resumeTurn = useThread((state) => state.resumeTurn);
   const computer = useControls((state) => state.computer);
   const busy = useControls((state) => state.busy);
   const pause = useControls((state) => state.pause);
@@ -35,24 +35,19 @@ export function StatusControl() {
   return (
     <div className="status-control" role="toolbar" aria-label="Controls" data-empty={!turn && !computerOn ? true : undefined}>
       <span className={turn ? 'status-turn' : 'visually-hidden'} data-state={turnState} role="status" aria-live="polite">
-        {turn && <span className="spinner" aria-hidden="true" />}
+        {turn && <span className={hold === 'paused' ? 'pause-glyph' : 'spinner'} aria-hidden="true" />}
         {turnLabel}
       </span>
-      {turn && (
-        <>
-          <button
-            type="button"
-            className="small-button"
-            onClick={() => void (hold === 'running' ? pauseTurn() : resumeTurn())}
-            aria-label={hold === 'running' ? 'Pause the running turn' : 'Resume the running turn'}
-            title={hold === 'running' ? 'Hold the turn after the step under way (/pause turn)' : 'Let the turn go on (/resume turn)'}
-          >
-            {hold === 'running' ? 'Pause' : 'Resume'}
-          </button>
-          <button type="button" className="small-button danger" onClick={() => void stop()} aria-label="Stop the running turn">
-            Stop
-          </button>
-        </>
+      {turn && hold === 'running' && (
+        <button
+          type="button"
+          className="small-button"
+          onClick={() => void pauseTurn()}
+          aria-label="Pause the running turn"
+          title="Hold the turn after the step under way (/pause turn)"
+        >
+          Pause
+        </button>
       )}
       {turn && computerOn && <span className="status-divider" aria-hidden="true" />}
       {computerOn && (

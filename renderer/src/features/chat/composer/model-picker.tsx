@@ -35,11 +35,18 @@ export function ModelPicker({ disabled }: { disabled?: boolean }) {
     if (!provider.primary && !(await setPrimary(name))) return;
     if (model !== provider.model) await setModel(name, model);
   };
+  // "local · m": the provider is always in sight — as the label with one provider, in the option with several.
+  const single = providers.length === 1;
+  const current = `${primary.name} · ${primary.model}`;
   return (
-    <label className="model-picker" title="The model that answers your next message (Settings → Providers has the rest)">
-      <span className="visually-hidden">Model</span>
+    <label className="model-picker" title={`Answers your next message: ${current}. Settings → Models has the rest.`}>
+      {single && (
+        <span className="model-picker-provider" aria-hidden="true">
+          {primary.name} ·
+        </span>
+      )}
       <select
-        aria-label="Model"
+        aria-label={`Model (${primary.name})`}
         value={`${primary.name}${SEPARATOR}${primary.model}`}
         disabled={disabled || busy}
         onChange={(event) => void choose(event.target.value)}
@@ -51,7 +58,7 @@ export function ModelPicker({ disabled }: { disabled?: boolean }) {
             <optgroup key={provider.name} label={provider.name}>
               {options.map((model) => (
                 <option key={model} value={`${provider.name}${SEPARATOR}${model}`}>
-                  {providers.length > 1 ? `${provider.name} · ${model}` : model}
+                  {single ? model : `${provider.name} · ${model}`}
                 </option>
               ))}
             </optgroup>
