@@ -13,13 +13,36 @@ import { providerConfig, sendMessage, startAppSession, type AppSession } from '.
 import { saveScreenshot } from './support/chromium.js';
 import { shootConversation } from './support/chat-shots.js';
 import { seriousViolations } from './support/axe.js';
-import { shootSizes } from './support/screen-shots.js';
 
 const STATE_SIZES = [
   { width: 1280, height: 800 },
   { width: 800, height: 600 },
   { width: 390, height: 844 },
 ] as const;
+
+/**
+ * The page at each size in light and dark (controls-state-<state>-<w>x<h>-<scheme>.png), the thread scrolled to
+ * its end first: after a resize the thread does not keep to its bottom by itself (thread-view's virtual list),
+ * and the state shown is the newest row.
+ */
+async function shootStates(page: Page, state: string): Promise<void> {
+  for (const size of STATE_SIZES) {
+    await page.setViewportSize(size);
+    await page.evaluate("document.querySelector('.virtual-list')?.scrollTo({ top: 1e9 })");
+    // The labelled model picker ("local · m") and the one button slot keep the message box usable on a phone.
+    const composer = (await page.getByRole('form', { name: 'Write a message' }).boundingBox())!;
+    const picker = (await page.locator('.model-picker').boundingBox())!;
+    expect(composer.width).toBeGreaterThanOrEqual(320);
+    expect(picker.x + picker.width).toBeLessThanOrEqual(composer.x + composer.width);
+    expect((await page.getByRole('textbox', { name: 'Message' }).boundingBox())!.width).toBeGreaterThanOrEqual(size.width < 500 ? 150 : 300);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      await saveScreenshot(page, `controls-state-${state}-${size.width}x${size.height}-${colorScheme}`);
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: 'light' });
+}
 
 /** The turn's buttons on screen, wherever they are: a state that offers the same choice twice fails here. */
 async function turnButtons(page: Page) {
@@ -150,7 +173,6 @@ describe('pausing the running turn', () => {
   it('shows every state of the turn control with each choice offered once, at three sizes in light and dark', { timeout: 120_000 }, async () => {
     const { page } = app;
     const toolbar = page.getByRole('toolbar', { name: 'Controls' });
-    const restore = { width: 1280, height: 800 };
     const found: string[] = [];
     // A step that streams a word every 1.5 s for a minute: running and pausing stay on screen while they are
     // shot (each state is checked again after its shots, so a shot of a state already gone fails the test).
@@ -159,7 +181,7 @@ describe('pausing the running turn', () => {
     await page.getByRole('heading', { name: 'Turn states', level: 1 }).waitFor();
     await toolbar.getByText('Idle').waitFor({ state: 'attached' });
     expect(await turnButtons(page)).toEqual({ stop: 0, resume: 0, pause: 0 });
-    await shootSizes(page, 'controls-state-idle', restore, STATE_SIZES);
+    await shootStates(page, 'idle');
 
     // Running: the header says so and offers Pause; Stop is the composer's, once.
     server.setScript([slowStep]);
@@ -167,7 +189,7 @@ describe('pausing the running turn', () => {
     await page.locator('article.message-assistant[aria-busy="true"]').getByText(/Let1/).waitFor({ timeout: 15_000 });
     await toolbar.getByText('Answering…').waitFor();
     expect(await turnButtons(page)).toEqual({ stop: 1, resume: 0, pause: 1 });
-    await shootSizes(page, 'controls-state-running', restore, STATE_SIZES);
+    await shootStates(page, 'running');
     expect(await toolbar.getByText('Answering…').count()).toBe(1);
 
     // Pausing: the step under way is still streaming; the banner has the choices, the header only words.
@@ -177,7 +199,7 @@ describe('pausing the running turn', () => {
     await toolbar.getByText('Pausing after this step…').waitFor();
     expect(await turnButtons(page)).toEqual({ stop: 1, resume: 1, pause: 0 });
     expect(await toolbar.getByRole('button').count()).toBe(0);
-    await shootSizes(page, 'controls-state-pausing', restore, STATE_SIZES);
+    await shootStates(page, 'pausing');
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
       found.push(...(await seriousViolations(page, `Turn pausing (${colorScheme})`)));
@@ -208,7 +230,7 @@ describe('pausing the running turn', () => {
     await paused.waitFor({ timeout: 15_000 });
     expect(await turnButtons(page)).toEqual({ stop: 1, resume: 1, pause: 0 });
     await paused.locator('button:focus', { hasText: 'Resume' }).waitFor({ timeout: 5_000 });
-    await shootSizes(page, 'controls-state-paused', restore, STATE_SIZES);
+    await shootStates(page, 'paused');
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
       found.push(...(await seriousViolations(page, `Turn paused (${colorScheme})`)));
@@ -225,7 +247,7 @@ describe('pausing the running turn', () => {
     await card.waitFor({ timeout: 15_000 });
     await toolbar.getByText('Waiting for approval').waitFor();
     expect(await turnButtons(page)).toEqual({ stop: 1, resume: 0, pause: 1 });
-    await shootSizes(page, 'controls-state-approval', restore, STATE_SIZES);
+    await shootStates(page, 'approval');
     await card.getByRole('button', { name: 'Deny', exact: true }).click();
     await toolbar.getByText('Idle').waitFor({ state: 'attached', timeout: 15_000 });
     expect(found).toEqual([]);

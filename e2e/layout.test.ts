@@ -52,6 +52,11 @@ describe('the layout fits every window size', () => {
       expect(composer.width, `composer at ${size.width}px`).toBeGreaterThanOrEqual(Math.min(320, size.width));
       expect(box.width, `message box at ${size.width}px`).toBeGreaterThanOrEqual(size.width < 500 ? 180 : 300);
       expect(box.height).toBeLessThan(80);
+      // The model picker says whose model it is ("local · m") and stays inside the message box's width.
+      const picker = page.locator('.model-picker');
+      expect(await picker.innerText()).toMatch(/^local ·/);
+      const pickerBox = (await picker.boundingBox())!;
+      expect(pickerBox.x + pickerBox.width, `model picker at ${size.width}px`).toBeLessThanOrEqual(composer.x + composer.width);
       // The header is one line: title and status control side by side, never stacked pills.
       const header = (await page.locator('.conversation-header').boundingBox())!;
       expect(header.height, `header at ${size.width}px`).toBeLessThan(64);
