@@ -191,6 +191,13 @@ describe('pausing the running turn', () => {
     expect(await turnButtons(page)).toEqual({ stop: 1, resume: 0, pause: 1 });
     await shootStates(page, 'running');
     expect(await toolbar.getByText('Answering…').count()).toBe(1);
+    // One button slot: typing turns Stop into Send (the message queues behind the turn); Escape still stops.
+    const form = page.getByRole('form', { name: 'Write a message' });
+    await page.getByRole('textbox', { name: 'Message' }).fill('and then?');
+    await form.getByRole('button', { name: 'Send message (Enter)' }).waitFor();
+    expect(await form.getByRole('button', { name: /^Stop/ }).count()).toBe(0);
+    await page.getByRole('textbox', { name: 'Message' }).fill('');
+    await form.getByRole('button', { name: 'Stop the running turn (Escape)' }).waitFor();
 
     // Pausing: the step under way is still streaming; the banner has the choices, the header only words.
     await toolbar.getByRole('button', { name: 'Pause the running turn' }).click();
