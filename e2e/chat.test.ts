@@ -128,6 +128,31 @@ describe('chat in Chromium with the scripted model server', () => {
     expect(app.errors).toEqual([]);
   });
 
+  it('stops a turn with Escape from anywhere in the window, but not while a dialog takes the Escape', { timeout: 60_000 }, async () => {
+    const { page } = app;
+    const words = Array.from({ length: 60 }, (_, index) => `far${index}`).join(' ');
+    server.setScript([{ text: words, chunks: 60, delayMs: 250 }]);
+    await sendMessage(page, '/new Stopping from afar');
+    await page.getByRole('heading', { name: 'Stopping from afar', level: 1 }).waitFor();
+    await sendMessage(page, 'talk for a long time again');
+    await page.locator('article.message-assistant[aria-busy="true"]').getByText(/far2/).waitFor({ timeout: 10_000 });
+    // The command palette takes the first Escape (it closes); the turn goes on.
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    await palette.waitFor();
+    await page.keyboard.press('Escape');
+    await palette.waitFor({ state: 'detached' });
+    await page.locator('article.message-assistant[aria-busy="true"]').getByText(/far6/).waitFor({ timeout: 10_000 });
+    expect(await page.getByLabel('Turn usage').getByText('Stopped').count()).toBe(0);
+    // Focus outside the message box (the conversation's heading area), then Escape stops the turn.
+    await page.getByRole('heading', { name: 'Stopping from afar', level: 1 }).click();
+    await page.keyboard.press('Escape');
+    await page.getByLabel('Turn usage').getByText('Stopped').waitFor({ timeout: 10_000 });
+    await waitFor(() => server.requests.at(-1)?.aborted === true, 5_000, 'the model request to be aborted');
+    expect(await page.locator('article.message-assistant').last().innerText()).not.toContain('far59');
+    expect(app.errors).toEqual([]);
+  });
+
   it('reads well in the dark theme: the approved turn with its cards', { timeout: 60_000 }, async () => {
     const dark = await app.browser.newContext({ viewport: { width: 1200, height: 800 }, colorScheme: 'dark' });
     try {

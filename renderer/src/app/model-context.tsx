@@ -55,6 +55,10 @@ export function useLayout<T>(selector: (state: LayoutState) => T): T {
 export function useLayoutStore() {
   return useModel().layout;
 }
+/** The open conversation's thread store itself, for the window-wide Escape (the shortcuts). */
+export function useThreadStore() {
+  return useModel().thread;
+}
 /** The conversation list store itself, for the palette's and the shortcuts' actions. */
 export function useChatStore() {
   return useModel().chat;

@@ -30,7 +30,7 @@ export const SHORTCUTS: Shortcut[] = [
 export const COMPOSER_KEYS: [string, string][] = [
   ['Enter', 'Send the message'],
   ['Shift+Enter', 'New line'],
-  ['Esc', 'Stop the running turn'],
+  ['Esc', 'Stop the running turn (from anywhere in the window)'],
   ['/', 'Commands (/help lists them)'],
 ];
 

@@ -169,6 +169,7 @@ function VoiceControl({ store, onTranscript, mode, disabled, onOpenSettings, ali
     const onKey = (event: globalThis.KeyboardEvent) => {
       const state = store.getState();
       if (event.key !== 'Escape' || state.phase !== 'idle' || event.defaultPrevented) return;
+      event.preventDefault(); // consumed: the window-wide Escape does not also stop the turn
       state.dismiss();
     };
     window.addEventListener('keydown', onKey);

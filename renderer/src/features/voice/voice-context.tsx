@@ -32,6 +32,7 @@ export function VoiceProvider({ store, children }: { store: VoiceStore; children
           store.getState().press('key');
         }
       } else if (event.key === 'Escape' && store.getState().phase === 'recording') {
+        event.preventDefault(); // consumed: the window-wide Escape does not also stop the turn
         store.getState().cancel();
       }
     };
