@@ -55,7 +55,9 @@ describe('the daemon boots without Electron, as a real child process', () => {
     const bad = await apiCall(daemon, 'conversations.get', { id: 42 });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ code: 'invalid_input' });
-    expect(bad.body.error!.message).toContain('id');
+    // In words for people, with the field kept for programs (main/api/validation-messages.ts).
+    expect(bad.body.error!.message).toBe('The ID must be a string.');
+    expect((bad.body.error as { data?: { field?: string } }).data?.field).toBe('id');
     expect(bad.body.error!.hint.length).toBeGreaterThan(0);
     const missing = await apiCall(daemon, 'conversations.get', { id: 'nope' });
     expect(missing.body.error).toMatchObject({ code: 'conversation_not_found' });
