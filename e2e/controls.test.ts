@@ -21,14 +21,18 @@ const STATE_SIZES = [
 ] as const;
 
 /**
- * The page at each size in light and dark (controls-state-<state>-<w>x<h>-<scheme>.png), the thread scrolled to
- * its end first: after a resize the thread does not keep to its bottom by itself (thread-view's virtual list),
- * and the state shown is the newest row.
+ * The page at each size in light and dark (controls-state-<state>-<w>x<h>-<scheme>.png); the thread keeps to
+ * its bottom through the resizes (thread-list.tsx), so the state shown is the newest row.
  */
 async function shootStates(page: Page, state: string): Promise<void> {
   for (const size of STATE_SIZES) {
     await page.setViewportSize(size);
-    await page.evaluate("document.querySelector('.virtual-list')?.scrollTo({ top: 1e9 })");
+    // The newest row (the state being shown) stays in view through the resize.
+    if (await page.getByRole('log', { name: 'Messages' }).count()) await expect.poll(async () => {
+      const log = (await page.getByRole('log', { name: 'Messages' }).boundingBox())!;
+      const newest = await page.getByRole('list', { name: 'Messages' }).getByRole('listitem').last().boundingBox();
+      return newest !== null && newest.y + newest.height <= log.y + log.height + 1;
+    }, { timeout: 10_000 }).toBe(true);
     // The labelled model picker ("local · m") and the one button slot keep the message box usable on a phone.
     const composer = (await page.getByRole('form', { name: 'Write a message' }).boundingBox())!;
     const picker = (await page.locator('.model-picker').boundingBox())!;

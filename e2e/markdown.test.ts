@@ -142,6 +142,18 @@ describe('markdown replies and the windowed thread', () => {
     // And End goes back to the newest.
     await page.keyboard.press('End');
     await thread.getByText(`Answer number ${SEEDED_TURNS} with`).waitFor({ timeout: 15_000 });
+    // At the bottom, a smaller and then a larger window keep the newest answer in view.
+    const scroller = page.getByRole('log', { name: 'Messages' });
+    const newestInView = async () => {
+      const box = (await scroller.boundingBox())!;
+      const newest = await thread.getByText(`Answer number ${SEEDED_TURNS} with`).boundingBox();
+      return newest !== null && newest.y + newest.height <= box.y + box.height + 1 && newest.y >= box.y - 1;
+    };
+    const original = page.viewportSize()!;
+    for (const size of [{ width: 800, height: 600 }, { width: 390, height: 700 }, original]) {
+      await page.setViewportSize(size);
+      await expect.poll(newestInView, { timeout: 10_000 }).toBe(true);
+    }
     expect(app.errors).toEqual([]);
   });
 });

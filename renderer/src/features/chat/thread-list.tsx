@@ -86,11 +86,41 @@ export function ThreadList<T>({ items, itemKey, renderItem, estimateHeight, labe
     }
   }, [items, total, resetKey]);
 
+  // A window resize changes the viewport under the person: whoever was at the bottom stays there (the
+  // scroll event a resize causes is not theirs), whoever had scrolled up keeps their place.
+  const viewportSize = useRef<{ width: number; height: number } | null>(null);
+  const pinToBottom = () => {
+    const element = scroller.current;
+    if (!element) return;
+    const bottom = element.scrollHeight - element.clientHeight;
+    if (Math.abs(element.scrollTop - bottom) <= 1) return;
+    pinning.current = true;
+    element.scrollTop = bottom;
+    requestAnimationFrame(() => {
+      pinning.current = false;
+    });
+  };
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (!element || typeof ResizeObserver !== 'function') return;
+    viewportSize.current = { width: element.clientWidth, height: element.clientHeight };
+    const observer = new ResizeObserver(() => {
+      viewportSize.current = { width: element.clientWidth, height: element.clientHeight };
+      if (atBottom.current) pinToBottom();
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
   const onScroll = () => {
     const element = scroller.current;
     if (!element) return;
-    // A scroll we caused (pinning to the bottom) keeps the pin even if rows below grew meanwhile.
-    if (!pinning.current) atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < BOTTOM_SLACK_PX;
+    const size = viewportSize.current;
+    const resized = size !== null && (size.width !== element.clientWidth || size.height !== element.clientHeight);
+    // A scroll we caused (pinning to the bottom), or one a resize caused, keeps the pin even if rows
+    // below grew meanwhile.
+    if (resized && atBottom.current) pinToBottom();
+    else if (!pinning.current) atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < BOTTOM_SLACK_PX;
     pinning.current = false;
   };
 
