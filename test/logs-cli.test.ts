@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, runFermix, startDaemonProcess, tempHome, waitFor } from './support/daemon-process.js';
 
@@ -23,7 +23,24 @@ describe('fermix logs', () => {
     const follower = spawn(process.execPath, [BIN, 'logs', '-f', '-n', '0'], { env: { ...process.env, FERMIX_HOME: home } });
     let seen = '';
     follower.stdout.on('data', (chunk) => (seen += chunk));
+    // `-n 0` starts at the end of the file as the follower opens it: wait until it has (its open file
+    // descriptors show the log), or a fast second daemon run could be over before the follower looks.
+    const logFile = join(home, 'logs', 'fermix.log');
+    const following = () => {
+      try {
+        return readdirSync(`/proc/${follower.pid}/fd`).some((fd) => {
+          try {
+            return readlinkSync(`/proc/${follower.pid}/fd/${fd}`) === logFile;
+          } catch {
+            return false;
+          }
+        });
+      } catch {
+        return false;
+      }
+    };
     try {
+      await waitFor(following, 30_000, 'the follower to open the log');
       // A second daemon run appends lines; the follower must print them as they come.
       const again = await startDaemonProcess(home);
       again.child.kill('SIGTERM');
