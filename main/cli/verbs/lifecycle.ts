@@ -29,13 +29,22 @@ function watchesParent(env: NodeJS.ProcessEnv): boolean {
 
 /** `fermix daemon`: runs in the foreground until SIGTERM/SIGINT/SIGHUP, `fermix stop`, or its wrapper dies. */
 export async function runDaemonVerb(io: CliIo, options: { home: string; port?: number; verbose: boolean }): Promise<number> {
-  const daemon = await startDaemon({ home: options.home, port: options.port, verbose: options.verbose });
-  io.out(`Fermix daemon running (pid ${process.pid}, home ${daemon.paths.home}).`);
-  io.out(`Open in a browser: ${daemon.url}`);
-  const onSignal = (signal: string) => void daemon.stop(`received ${signal}`);
+  // The signal handlers come first: a SIGTERM that arrives while the daemon starts, or the moment its URL
+  // is printed, must stop it in order (logged, database closed), never kill it mid-write.
+  const started: { daemon?: Awaited<ReturnType<typeof startDaemon>> } = {};
+  let pendingSignal: string | undefined;
+  const onSignal = (signal: string) => {
+    if (started.daemon) void started.daemon.stop(`received ${signal}`);
+    else pendingSignal ??= signal;
+  };
   process.once('SIGTERM', () => onSignal('SIGTERM'));
   process.once('SIGINT', () => onSignal('SIGINT'));
   if (process.env[DETACHED_ENV] !== '1') process.once('SIGHUP', () => onSignal('SIGHUP'));
+  const daemon = await startDaemon({ home: options.home, port: options.port, verbose: options.verbose });
+  started.daemon = daemon;
+  io.out(`Fermix daemon running (pid ${process.pid}, home ${daemon.paths.home}).`);
+  io.out(`Open in a browser: ${daemon.url}`);
+  if (pendingSignal) void daemon.stop(`received ${pendingSignal}`);
   let parentWatch: NodeJS.Timeout | undefined;
   if (watchesParent(process.env)) {
     const chain = wrapperChain();
