@@ -167,18 +167,13 @@ export function createAuditStore(db: Database, options: { retentionDays: number;
   writeFileSync(journalFile, '', { mode: 0o600 });
   journal = openSync(journalFile, 'a');
 
-  const closeDatabase = db.close.bind(db);
   // The store does not own the database, but its queue must reach the file before the file closes.
-  db.close = () => {
-    try {
-      flush();
-      if (journal !== undefined) closeSync(journal);
-      journal = undefined;
-      rmSync(journalFile, { force: true });
-    } finally {
-      closeDatabase();
-    }
-  };
+  db.beforeClose(() => {
+    flush();
+    if (journal !== undefined) closeSync(journal);
+    journal = undefined;
+    rmSync(journalFile, { force: true });
+  });
 
   const sink: AuditSink = {
     write(record) {

@@ -18,6 +18,8 @@ export interface Database {
   checkpoint(): void;
   /** `wal` when write-ahead logging is on (the normal case), else SQLite's journal mode. */
   readonly journalMode: string;
+  /** Runs `work` at close, before the connection goes (a writer's queue must reach the file first). */
+  beforeClose(work: () => void): void;
   close(): void;
   readonly file: string;
 }
@@ -111,6 +113,7 @@ function wrap(db: SqliteDatabase, file: string, journalMode: string, idleCheckpo
   };
   const isWrite = (sql: string) => !/^\s*(SELECT|WITH\s[\s\S]*?\bSELECT)\b/i.test(sql);
 
+  const closing: (() => void)[] = [];
   return {
     file,
     journalMode,
@@ -147,7 +150,17 @@ function wrap(db: SqliteDatabase, file: string, journalMode: string, idleCheckpo
       return row?.version ?? 0;
     },
     checkpoint,
+    beforeClose(work) {
+      closing.push(work);
+    },
     close() {
+      for (const work of closing.splice(0)) {
+        try {
+          work();
+        } catch {
+          // One writer's failure must not keep the database open; the close goes on.
+        }
+      }
       if (timer !== undefined) clearInterval(timer);
       timer = undefined;
       // Closing the last connection checkpoints the WAL and removes it.
