@@ -2,12 +2,15 @@
 // job: batches bigger than one multi-row INSERT land complete and in order, a journal an older build left
 // behind is replayed, memoized redaction and cached field sets follow a capability whose lists change,
 // and the registry's per-trust filter follows computer-use readiness.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildAuditRecord, type AuditRecord } from '../main/core/capabilities/audit-record.js';
+import { buildAuditRecord, createMemoryAuditSink, type AuditRecord } from '../main/core/capabilities/audit-record.js';
+import { createInvoker } from '../main/core/capabilities/invoke.js';
+import { createPermissionGate } from '../main/core/capabilities/permission-gate.js';
 import { createRegistry } from '../main/core/capabilities/registry.js';
+import { createMemoryRuleStore } from '../main/core/capabilities/rules.js';
 import { makeCapability } from '../main/core/capabilities/test-fixtures.js';
 import { createAuditStore } from '../main/store/audit-store.js';
 import { openDatabase } from '../main/store/database.js';
@@ -65,5 +68,60 @@ describe('the audit hot path', () => {
     expect(registry.rejection(cap, { trust: 'operator' })).toBeNull();
     expect(registry.rejection(cap, { trust: 'guest' })?.step).toBe('policy');
     expect(registry.rejection(cap, { trust: 'operator', allowed_tools: [] })?.step).toBe('allowlist');
+  });
+
+  it('stores a record prepared while its call ran exactly as one written whole, journaling it only when written', () => {
+    const file = fileOf();
+    const db = openDatabase(file, { ownsDaemonLock: true });
+    const store = createAuditStore(db, { retentionDays: 100_000 });
+    const whole = record(5);
+    const prepared = store.sink.prepare!({ ...whole, duration_ms: 0, result_bytes: 0, truncated: false, notes: null });
+    expect(statSync(`${file}-audit.jsonl`).size).toBe(0);
+    prepared.write({ duration_ms: whole.duration_ms, result_bytes: whole.result_bytes, truncated: whole.truncated, error_code: whole.error_code, notes: whole.notes });
+    expect(readFileSync(`${file}-audit.jsonl`, 'utf8').split('\n').filter(Boolean)).toHaveLength(1);
+    expect(() => prepared.write({ duration_ms: 1 })).toThrow(/once/);
+    const [{ id: _id, ...stored }] = store.query();
+    expect(stored).toEqual(whole);
+    db.close();
+  });
+
+  it('replays a prepared record\'s journal line that a crash left uncommitted', () => {
+    const file = fileOf();
+    const db = openDatabase(file, { ownsDaemonLock: true });
+    const store = createAuditStore(db, { retentionDays: 100_000 });
+    store.sink.prepare!(record(9)).write({ duration_ms: 9, result_bytes: 2, notes: { n: 9 } });
+    // The crash: the database file as it is (the record waits for its group commit), and the journal.
+    db.checkpoint();
+    const copy = `${file}.crash`;
+    copyFileSync(file, copy);
+    writeFileSync(`${copy}-audit.jsonl`, readFileSync(`${file}-audit.jsonl`, 'utf8'));
+    db.close();
+    const reopened = openDatabase(copy, { ownsDaemonLock: true });
+    const [{ id: _id, ...replayed }] = createAuditStore(reopened, { retentionDays: 100_000 }).query();
+    expect(replayed).toEqual(record(9));
+    reopened.close();
+  });
+
+  it('gives the invoke boundary the same records through a store that prepares them as through a plain sink', async () => {
+    const registry = createRegistry();
+    registry.register(makeCapability({ name: 'mcp_fixture_echo', kind: 'mcp', policy_class: 'external_api', audit_behavior: 'redact_args', executor: async (args) => ({ text: String(args.text), audit: { token: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789' } }) }));
+    registry.register(makeCapability({ name: 'mcp_fixture_fail', kind: 'mcp', policy_class: 'external_api', executor: async () => { throw new Error('upstream said no'); } }));
+    const gate = createPermissionGate({ rules: createMemoryRuleStore([{ permission: 'mcp_*', action: 'allow', source: 'config' }]) });
+    const db = openDatabase(fileOf(), { ownsDaemonLock: true });
+    const store = createAuditStore(db, { retentionDays: 100_000 });
+    const memory = createMemoryAuditSink();
+    const calls = async (audit: typeof memory | typeof store.sink) => {
+      const invoker = createInvoker({ registry, gate, audit });
+      await invoker.execute('mcp_fixture_echo', { text: 'hello', api_key: 'sk-ant-api03-abcdefghijklmnop1234567890' }, { trust: 'operator', origin: 'chat' });
+      await expect(invoker.execute('mcp_fixture_fail', {}, { trust: 'operator', origin: 'chat' })).rejects.toMatchObject({ code: 'tool_failed' });
+    };
+    await calls(memory);
+    await calls(store.sink);
+    const comparable = ({ time: _time, duration_ms: _duration, ...rest }: AuditRecord) => rest;
+    const stored = store.query().reverse().map(({ id: _id, ...rest }) => comparable(rest));
+    expect(stored).toEqual(memory.records.map(comparable));
+    expect(stored[0]).toMatchObject({ decision: 'allow', args: { text: 'hello', api_key: '[REDACTED]' }, result_bytes: 5, notes: { token: '[REDACTED:github_token]' } });
+    expect(stored[1]).toMatchObject({ decision: 'allow', error_code: 'tool_failed' });
+    db.close();
   });
 });

@@ -68,6 +68,27 @@ function withDeadline<T>(work: Promise<T>, ms: number, what: string, label: stri
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
+/** Bytes of JSON framing per text item, and for the result around them (keys, quotes, brackets), rounded up. */
+const ITEM_FRAMING_BYTES = 32;
+const RESULT_FRAMING_BYTES = 64;
+
+/**
+ * An upper bound of the result's JSON size in UTF-8 bytes, for the usual answer (only plain text items),
+ * so the cap is checked without serializing the whole result again (the SDK parsed it already); null for
+ * anything else, which is measured exactly. A UTF-16 unit takes at most 6 bytes of JSON (`\u001f`).
+ */
+function textResultBound(result: CallToolResult): number | null {
+  let bound = RESULT_FRAMING_BYTES;
+  for (const key in result) if (key !== 'content' && key !== 'isError') return null;
+  if (!Array.isArray(result.content)) return null;
+  for (const item of result.content) {
+    if (item.type !== 'text' || typeof item.text !== 'string') return null;
+    for (const key in item) if (key !== 'type' && key !== 'text') return null;
+    bound += ITEM_FRAMING_BYTES + item.text.length * 6;
+  }
+  return bound;
+}
+
 function contentText(result: CallToolResult): { text: string; images: ToolResult['images'] } {
   const parts: string[] = [];
   const images: NonNullable<ToolResult['images']> = [];
@@ -136,7 +157,8 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
         onprogress: () => {},
         signal: callOptions.signal,
       })) as CallToolResult;
-      const bytes = Buffer.byteLength(JSON.stringify(result));
+      const bound = textResultBound(result);
+      const bytes = bound !== null && bound <= limits.maxResultBytes ? bound : Buffer.byteLength(JSON.stringify(result));
       if (bytes > limits.maxResultBytes) {
         throw new FermixError({ code: 'response_too_large', message: `${options.label} answered ${name} with ${bytes} bytes, more than the ${limits.maxResultBytes}-byte cap.`, hint: 'Ask for less (a narrower query or range).', data: { bytes, max_bytes: limits.maxResultBytes } });
       }

@@ -34,6 +34,8 @@ export interface PinningOptions {
 export interface Pinning {
   /** Records first-seen definitions and returns the changed ones (also kept for `check`). */
   review(server: string, tools: readonly McpToolDefinition[]): DefinitionChange[];
+  /** False when `tool` has no unreviewed change, so `check` would let it run without asking anything. */
+  needsCheck(server: string, tool: string): boolean;
   /** Throws unless `tool` may run now; may park on an approval card. */
   check(server: string, tool: string, cap: Capability, args: Record<string, unknown>, context: ExecutionContext): Promise<void>;
   changes(server: string): DefinitionChange[];
@@ -132,6 +134,9 @@ export function createPinning(options: PinningOptions): Pinning {
         });
       }
       return [...state.changes.values()];
+    },
+    needsCheck(server, tool) {
+      return servers.get(server)?.changes.has(tool) === true;
     },
     async check(server, tool, cap, args, context) {
       const state = servers.get(server);

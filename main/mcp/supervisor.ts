@@ -141,7 +141,7 @@ export function createMcpSupervisor(options: SupervisorOptions): McpSupervisor {
       registry: options.registry,
       pinning: options.pinning,
       call: (tool, args, signal) => {
-        if (!runner.connection) throw new Error(`the MCP server ${name} is not connected`);
+        if (!runner.connection) return Promise.reject(new Error(`the MCP server ${name} is not connected`));
         return runner.connection.callTool(tool, args, { signal }).catch((error: unknown) => {
           // The sign-in was refused mid-session (a refresh the server would not take): same state as at connect.
           if (isFermixError(error) && error.code === 'needs_auth' && generation === runner.generation) void signedOut(runner, error);

@@ -65,8 +65,12 @@ export function buildToolCapabilities(options: BuildOptions): Capability[] {
       audit_behavior: 'redact_args',
       is_stateful: false,
       timeout_ms: outerTimeout,
-      executor: async (args, context) => {
-        await options.pinning.check(server, tool.name, cap, args, context);
+      // Not async: with no unreviewed change (the usual case) the request is written to the server within
+      // this call, so the invoke boundary's audit bookkeeping overlaps the server's work instead of preceding it.
+      executor: (args, context) => {
+        if (options.pinning.needsCheck(server, tool.name)) {
+          return options.pinning.check(server, tool.name, cap, args, context).then(() => options.call(tool.name, args, context.signal));
+        }
         return options.call(tool.name, args, context.signal);
       },
     };

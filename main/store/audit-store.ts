@@ -1,4 +1,4 @@
-import { recordedArgsJson, scrubStoredRecord, type AuditRecord, type AuditSink } from '../core/capabilities/audit-record.js';
+import { recordedArgsJson, scrubStoredRecord, withOutcome, type AuditRecord, type AuditSink } from '../core/capabilities/audit-record.js';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import type { Database } from './database.js';
@@ -45,12 +45,24 @@ function insertSql(rows: number): string {
   return sql;
 }
 
-function auditRow(record: AuditRecord, journalId: string | null): AuditRow {
+/** The row's first values: known before the call finishes (a prepared record serializes them while it runs). */
+function auditRowHead(record: AuditRecord): AuditRow {
   return [
     record.time, record.conversation_id, record.trust, record.origin, record.capability, record.kind ?? 'unknown', record.policy_class,
-    record.decision, record.rule, recordedArgsJson(record.args), record.duration_ms, record.result_bytes, record.error_code,
+    record.decision, record.rule, recordedArgsJson(record.args),
+  ];
+}
+
+/** The row's last values: the call's outcome, and `extra`. */
+function auditRowTail(record: AuditRecord, journalId: string | null): AuditRow {
+  return [
+    record.duration_ms, record.result_bytes, record.error_code,
     JSON.stringify({ approval: record.approval, args_mode: record.args_mode, truncated: record.truncated, notes: record.notes, ...(journalId ? { journal_id: journalId } : {}) }),
   ];
+}
+
+function auditRow(record: AuditRecord, journalId: string | null): AuditRow {
+  return [...auditRowHead(record), ...auditRowTail(record, journalId)];
 }
 
 /** Each store's group-commit queue by database, so a size read straight from the database (doctor) counts it. */
@@ -175,36 +187,62 @@ export function createAuditStore(db: Database, options: { retentionDays: number;
     rmSync(journalFile, { force: true });
   });
 
+  const nextJournalId = () => `${journalPrefix}${(journalSequence += 1).toString(36)}`;
+
+  /** Journals one row (`line` is its journal line) and queues it for the group commit. */
+  function append(row: AuditRow, line: string, decision: AuditRecord['decision']): void {
+    if (journal !== undefined) writeSync(journal, line);
+    pending.push(row);
+    // Retention and the cap are enforced as we go rather than by a timer: nothing to schedule. Right
+    // after the call rather than inside it, so a large delete never lands on a tool call's path.
+    writesSincePurge += 1;
+    if (writesSincePurge >= 500) {
+      writesSincePurge = 0;
+      flush();
+      setImmediate(() => {
+        try {
+          purge();
+        } catch {
+          // The store closed meanwhile, or SQLite refused: the next 500 writes try again.
+        }
+      });
+      return;
+    }
+    if (decision !== 'allow' || pending.length >= AUDIT_FLUSH_RECORDS) return flush();
+    flushTimer ??= setTimeout(() => {
+      try {
+        flush();
+      } catch {
+        // Closed meanwhile (its close flushed what it could); nothing left to write to.
+      }
+    }, AUDIT_FLUSH_MS);
+  }
+
   const sink: AuditSink = {
     write(record) {
-      const id = `${journalPrefix}${(journalSequence += 1).toString(36)}`;
+      const id = nextJournalId();
       const row = auditRow(record, id);
       // The id is hex and base-36 digits: nothing in it needs JSON escaping.
-      if (journal !== undefined) writeSync(journal, `{"id":"${id}","row":${JSON.stringify(row)}}\n`);
-      pending.push(row);
-      // Retention and the cap are enforced as we go rather than by a timer: nothing to schedule. Right
-      // after the call rather than inside it, so a large delete never lands on a tool call's path.
-      writesSincePurge += 1;
-      if (writesSincePurge >= 500) {
-        writesSincePurge = 0;
-        flush();
-        setImmediate(() => {
-          try {
-            purge();
-          } catch {
-            // The store closed meanwhile, or SQLite refused: the next 500 writes try again.
-          }
-        });
-        return;
-      }
-      if (record.decision !== 'allow' || pending.length >= AUDIT_FLUSH_RECORDS) return flush();
-      flushTimer ??= setTimeout(() => {
-        try {
-          flush();
-        } catch {
-          // Closed meanwhile (its close flushed what it could); nothing left to write to.
-        }
-      }, AUDIT_FLUSH_MS);
+      append(row, `{"id":"${id}","row":${JSON.stringify(row)}}\n`, record.decision);
+    },
+    // The invoke boundary prepares a record while its call is in flight (a local MCP server is working
+    // on the request meanwhile, on the other core): the arguments' JSON, the row's first values and the
+    // journal line up to the outcome. `write` then adds the outcome and journals it, as `sink.write` does.
+    prepare(record) {
+      const id = nextJournalId();
+      const head = auditRowHead(record);
+      const headJson = JSON.stringify(head);
+      const linePrefix = `{"id":"${id}","row":${headJson.slice(0, -1)},`;
+      let written = false;
+      return {
+        write(outcome) {
+          if (written) throw new Error('a prepared audit record is written once');
+          written = true;
+          const complete = withOutcome(record, outcome);
+          const tail = auditRowTail(complete, id);
+          append([...head, ...tail], `${linePrefix}${JSON.stringify(tail).slice(1)}}\n`, complete.decision);
+        },
+      };
     },
   };
 

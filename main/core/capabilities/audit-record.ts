@@ -50,8 +50,28 @@ export interface AuditRecord {
   notes: Record<string, string | number | boolean | null> | null;
 }
 
+/** What is only known once a call has finished. */
+export interface AuditOutcome {
+  duration_ms: number;
+  result_bytes?: number;
+  truncated?: boolean;
+  error_code?: string | null;
+  notes?: Record<string, string | number | boolean | null> | null;
+}
+
+/** A record built before its call finished; nothing is written until `write` gives it its outcome. */
+export interface PreparedAudit {
+  write(outcome: AuditOutcome): void;
+}
+
 export interface AuditSink {
   write(record: AuditRecord): void;
+  /**
+   * Optional: does the work a record needs that does not depend on its outcome (serializing the
+   * arguments, building the row) now, so the invoke boundary can do it while the call is in flight;
+   * `write` on the handle then costs only the outcome. Writes nothing by itself.
+   */
+  prepare?(record: AuditRecord): PreparedAudit;
 }
 
 /** Argument names that hold secrets whatever the tool declares (matched case-insensitively, exactly). */
@@ -271,6 +291,23 @@ export function buildAuditRecord(input: AuditInput): AuditRecord {
     error_code: input.error_code ?? null,
     notes: redactNotes(input.notes),
   };
+}
+
+/** The record with its outcome, exactly as buildAuditRecord makes those fields (rounded, redacted). */
+export function withOutcome(record: AuditRecord, outcome: AuditOutcome): AuditRecord {
+  return {
+    ...record,
+    duration_ms: Math.max(0, Math.round(outcome.duration_ms)),
+    result_bytes: outcome.result_bytes ?? 0,
+    truncated: outcome.truncated ?? false,
+    error_code: outcome.error_code ?? null,
+    notes: redactNotes(outcome.notes),
+  };
+}
+
+/** The sink's own preparation when it has one, else a handle that writes the completed record. */
+export function prepareAudit(sink: AuditSink, record: AuditRecord): PreparedAudit {
+  return sink.prepare?.(record) ?? { write: (outcome) => sink.write(withOutcome(record, outcome)) };
 }
 
 /**

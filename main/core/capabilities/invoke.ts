@@ -9,7 +9,7 @@
  */
 import { FermixError, isFermixError } from '../errors.js';
 import type { Capability, ExecutionContext, Origin, ToolResult, Trust } from './capability.js';
-import { buildAuditRecord, redactText, type ApprovalAnswer, type AuditInput, type AuditSink } from './audit-record.js';
+import { buildAuditRecord, prepareAudit, redactText, type ApprovalAnswer, type AuditInput, type AuditOutcome, type AuditSink, type PreparedAudit } from './audit-record.js';
 import type { ApprovalQueue } from './approvals.js';
 import { DEFAULT_TIMEOUT_MS } from './derive.js';
 import type { ListFilter } from './filter.js';
@@ -158,13 +158,6 @@ export function createInvoker(options: InvokerOptions): Invoker {
         controller.abort(error);
         finish(() => reject(error));
       };
-      stopTimer = startTimer(timeoutMs, () =>
-        stop(new FermixError({
-          code: 'timeout',
-          message: `${cap.name} did not finish within ${timeoutMs} ms and was stopped.`,
-          hint: 'Try a smaller request (a narrower path, pattern or range).',
-          data: { name: cap.name, timeout_ms: timeoutMs },
-        })));
       detach = onAbort(context.signal, () =>
         stop(new FermixError({ code: 'cancelled', message: `${cap.name} was cancelled.`, hint: '', data: { name: cap.name } })));
       if (settled) return;
@@ -184,6 +177,16 @@ export function createInvoker(options: InvokerOptions): Invoker {
       } catch (error) {
         pending = Promise.reject(error);
       }
+      // Started once the executor has sent its work on its way (no timer can fire while it runs synchronously).
+      if (!settled) {
+        stopTimer = startTimer(timeoutMs, () =>
+          stop(new FermixError({
+            code: 'timeout',
+            message: `${cap.name} did not finish within ${timeoutMs} ms and was stopped.`,
+            hint: 'Try a smaller request (a narrower path, pattern or range).',
+            data: { name: cap.name, timeout_ms: timeoutMs },
+          })));
+      }
       pending.then((result) => finish(() => resolve(result)), (error: unknown) => finish(() => reject(error)));
     });
   }
@@ -194,19 +197,20 @@ export function createInvoker(options: InvokerOptions): Invoker {
       const started = now();
       const trust: Trust = context.trust === 'operator' ? 'operator' : 'guest';
       const cap = options.registry.find(name);
+      const record = (fields: Partial<AuditInput> & Pick<AuditInput, 'decision'>) => buildAuditRecord({
+        time: started,
+        conversation_id: context.conversationId,
+        trust,
+        origin: context.origin,
+        name,
+        capability: cap,
+        args: isRecord(args) ? args : { arguments: args },
+        duration_ms: now() - started,
+        ...fields,
+      });
       const audit = (fields: Partial<AuditInput> & Pick<AuditInput, 'decision'>) => {
         try {
-          options.audit.write(buildAuditRecord({
-            time: started,
-            conversation_id: context.conversationId,
-            trust,
-            origin: context.origin,
-            name,
-            capability: cap,
-            args: isRecord(args) ? args : { arguments: args },
-            duration_ms: now() - started,
-            ...fields,
-          }));
+          options.audit.write(record(fields));
         } catch (error) {
           reportAuditError(error);
         }
@@ -272,17 +276,35 @@ export function createInvoker(options: InvokerOptions): Invoker {
       const runStarted = now();
       // The executor gets its own copy: it cannot alter the audited arguments or the loop's history.
       const ownArgs = JSON.parse(JSON.stringify(args)) as Record<string, unknown>;
+      const running = run(cap, ownArgs, context, trust);
+      // The executor has started: a local MCP call's request is already on its way, and the server works on
+      // it on the other core. The record's outcome-independent part (redacted arguments, the row, most of
+      // its journal line) is built now, in that wait, so only the outcome is left once the call returns.
+      // It is still written (journaled) before the result is returned, as before.
+      let prepared: PreparedAudit | null = null;
+      try {
+        prepared = prepareAudit(options.audit, record({ decision: 'allow', rule: decision.rule, approval }));
+      } catch (error) {
+        reportAuditError(error);
+      }
+      const complete = (outcome: AuditOutcome) => {
+        try {
+          prepared?.write(outcome);
+        } catch (error) {
+          reportAuditError(error);
+        }
+      };
       let result: ToolResult;
       try {
-        result = await run(cap, ownArgs, context, trust);
+        result = await running;
         if (!isRecord(result) || typeof result.text !== 'string') throw new Error('the tool returned a malformed result (no text)');
       } catch (error) {
         const mapped = toToolError(cap, error);
-        audit({ decision: 'allow', rule: decision.rule, approval, duration_ms: now() - runStarted, error_code: mapped.code });
+        complete({ duration_ms: now() - runStarted, error_code: mapped.code });
         throw mapped;
       }
       const truncated = truncateResult(cap, result, maxChars);
-      audit({ decision: 'allow', rule: decision.rule, approval, duration_ms: now() - runStarted, result_bytes: truncated.bytes, truncated: truncated.truncated, notes: result.audit ?? null });
+      complete({ duration_ms: now() - runStarted, result_bytes: truncated.bytes, truncated: truncated.truncated, notes: result.audit ?? null });
       return truncated.result;
     },
   };
