@@ -45,18 +45,24 @@ describe('tool_search evaluation', () => {
   // the weighted fusion was chosen (on the tuned set): tuned @5 0.980; held-out @1 0.748, @5 0.922,
   // @10 0.946, against lexical alone 0.767 / 0.901 / 0.932. The floors keep hybrid at least as good as
   // lexical at @5 and @10 on the held-out set, so a fusion change that lets weak vectors pull good
-  // lexical hits down (equal-weight RRF: 0.882 @5) fails the build.
+  // lexical hits down (equal-weight RRF: 0.882 @5) fails the build. The vectors alone score held-out
+  // @5 0.729 (tuned 0.920): a floor under that catches a broken vector ranking (e.g. wrong tool text).
   it('hybrid mode with a real local model beats lexical alone on the held-out set at @5 and @10', async () => {
     const client = await localEmbeddings();
     const hybrid = async (set: typeof sets.heldout) => {
       const ranker = createHybridRanker(client);
-      return evaluate(set, async (catalog, query) => (await ranker.rank(catalog, query, 10)).map((doc) => catalog[doc].name), catalogOf(set));
+      const names = (catalog: Parameters<typeof rankTools>[0], docs: number[]) => docs.map((doc) => catalog[doc].name);
+      const fused = await evaluate(set, async (catalog, query) => names(catalog, await ranker.rank(catalog, query, 10)), catalogOf(set));
+      const vectors = await evaluate(set, async (catalog, query) => names(catalog, await ranker.vectorRank(catalog, query, 10)), catalogOf(set));
+      return { fused, vectors };
     };
     const [heldout, lexicalOnly] = [await hybrid(sets.heldout), await evaluate(sets.heldout, lexical)];
-    expect(heldout.overall.recall5).toBeGreaterThanOrEqual(0.91);
-    expect(heldout.overall.recall5).toBeGreaterThan(lexicalOnly.overall.recall5);
-    expect(heldout.overall.recall10).toBeGreaterThanOrEqual(lexicalOnly.overall.recall10);
+    expect(heldout.fused.overall.recall5).toBeGreaterThanOrEqual(0.91);
+    expect(heldout.fused.overall.recall5).toBeGreaterThan(lexicalOnly.overall.recall5);
+    expect(heldout.fused.overall.recall10).toBeGreaterThanOrEqual(lexicalOnly.overall.recall10);
+    expect(heldout.vectors.overall.recall5).toBeGreaterThanOrEqual(0.7);
     const tuned = await hybrid(sets.tuned);
-    expect(tuned.overall.recall5).toBeGreaterThanOrEqual(0.97);
+    expect(tuned.fused.overall.recall5).toBeGreaterThanOrEqual(0.97);
+    expect(tuned.vectors.overall.recall5).toBeGreaterThanOrEqual(0.9);
   }, 180_000);
 });

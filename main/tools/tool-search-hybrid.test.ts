@@ -95,6 +95,8 @@ describe('tool_search hybrid mode', () => {
     expect(received.at(-1)!.inputs[0]).toBe('search_query: take down the blog post');
     expect(received[0].model).toBe('nomic-embed-text');
     expect(received[0].auth).toBe('Bearer k-123');
+    // The vector ranking alone, as the fusion takes it: the umbrella query's nearest tool is the forecast.
+    expect((await hybrid.hybrid!.vectorRank(catalog, 'will I need an umbrella', 2)).map((doc) => catalog[doc].name)[0]).toBe('weather_get_forecast');
   });
 
   it('caches tool vectors by definition hash: only changed tools are embedded again', async () => {

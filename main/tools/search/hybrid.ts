@@ -47,6 +47,8 @@ function cosine(a: Float32Array, b: Float32Array): number {
 export interface HybridRanker {
   /** Document numbers of `catalog`, best first, at most `wanted`. */
   rank(catalog: readonly Capability[], query: string, wanted: number, signal?: AbortSignal): Promise<number[]>;
+  /** The vector ranking alone (cosine, best first, at most `wanted`): what the fusion takes from the model. */
+  vectorRank(catalog: readonly Capability[], query: string, wanted: number, signal?: AbortSignal): Promise<number[]>;
   /** Cached tool vectors (for tests and the bench). */
   readonly cached: number;
 }
@@ -68,18 +70,23 @@ export function createHybridRanker(client: EmbeddingsClient): HybridRanker {
     return hashes.map((hash) => vectors.get(hash)!);
   }
 
+  async function vectorRank(catalog: readonly Capability[], query: string, wanted: number, signal?: AbortSignal): Promise<number[]> {
+    const [queryVector] = await client.embed([queryPrefix + query], signal);
+    const tools = await toolVectors(catalog, signal);
+    return tools
+      .map((vector, doc) => ({ doc, score: cosine(queryVector, vector) }))
+      .sort((a, b) => b.score - a.score || a.doc - b.doc)
+      .slice(0, wanted)
+      .map((entry) => entry.doc);
+  }
+
   return {
     get cached() {
       return vectors.size;
     },
+    vectorRank,
     async rank(catalog, query, wanted, signal) {
-      const [queryVector] = await client.embed([queryPrefix + query], signal);
-      const tools = await toolVectors(catalog, signal);
-      const semantic = tools
-        .map((vector, doc) => ({ doc, score: cosine(queryVector, vector) }))
-        .sort((a, b) => b.score - a.score || a.doc - b.doc)
-        .slice(0, FUSION_DEPTH)
-        .map((entry) => entry.doc);
+      const semantic = await vectorRank(catalog, query, FUSION_DEPTH, signal);
       const lexical = lexicalRank(catalog, query, FUSION_DEPTH).map((entry) => entry.doc);
       return reciprocalRankFusion([{ docs: lexical, weight: LEXICAL_WEIGHT }, { docs: semantic, weight: 1 }], HYBRID_RRF_K).slice(0, wanted);
     },
