@@ -12,16 +12,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRegistry, type ExecutionContext } from '../main/core/capabilities/index.js';
+import type { ExecutionContext } from '../main/core/capabilities/index.js';
 import { decodeManifest } from '../main/plugins/manifest.js';
-import { createHostedMcpRail, type HostedPluginSpec } from '../main/plugins/rails/mcp-hosted/hosted-rail.js';
+import type { HostedPluginSpec } from '../main/plugins/rails/mcp-hosted/hosted-rail.js';
 import type { HostedChoice } from '../main/plugins/rails/mcp-hosted/workspace-choice.js';
 import { readPluginsSettings } from '../main/plugins/settings.js';
 import { installPlugin } from '../main/plugins/store/install.js';
 import { createPluginStore } from '../main/plugins/store/store.js';
 import { createPluginSupervisor } from '../main/plugins/supervisor.js';
-import { createTestPolicy } from '../main/net/test-policy.js';
 import { EDEN_READ_TOKEN, EDEN_WRITE_TOKEN, startEdenFake } from './fixtures/hosted-mcp/eden-fake.js';
+import { hostedRailTo, type QuickRailOptions } from './fixtures/hosted-mcp/rail-harness.js';
 import { rawResult, type HostedFake } from './fixtures/hosted-mcp/server.js';
 import { makeTestCatalog, PLUGIN_SOURCES } from './fixtures/plugin-fakes/catalog-fixture.js';
 import { waitFor } from './support/daemon-process.js';
@@ -52,11 +52,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function railTo(overrides: Record<string, number>, quick: { pacing?: { minGapMs: number; maxQueued: number }; rediscovery?: { max: number; spacingMs: number } } = {}) {
-  const registry = createRegistry();
-  const rail = createHostedMcpRail({ registry, retryDelaysMs: [50, 50], ...quick, net: { policy: createTestPolicy(), ca: fake.ca, lookup: async () => [{ address: '127.0.0.1', family: 4 }], testPortOverrides: overrides } });
-  return { registry, rail };
-}
+const railTo = (overrides: Record<string, number>, quick: QuickRailOptions = {}) => hostedRailTo(fake, overrides, quick);
 
 describe('hosted rail startup', () => {
   it('retries an unreachable service and connects when it comes up within the attempts', async () => {
@@ -209,10 +205,12 @@ describe('hosted rail live', () => {
   });
 
   it('list_changed on the standalone GET event stream rediscovers too, and closing the rail closes the stream', async () => {
-    const streams = fake.streams.size;
+    // Streams of earlier tests' rails may still be closing: follow this rail's own stream, not a count.
+    const before = new Set(fake.streams);
     const { rail } = await readyRail();
+    let opened: unknown;
     try {
-      await waitFor(() => fake.streams.size === streams + 1, 10_000, 'the GET event stream to open');
+      await waitFor(() => (opened = [...fake.streams].find((stream) => !before.has(stream))) !== undefined, 10_000, 'the GET event stream to open');
       const lists = fake.lists;
       fake.push(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' })}\n\n`);
       await waitFor(() => rail.state('eden')?.rediscoveries === 1, 10_000, 'a rediscovery');
@@ -220,7 +218,7 @@ describe('hosted rail live', () => {
     } finally {
       await rail.close();
     }
-    await waitFor(() => fake.streams.size === streams, 10_000, 'the stream to close with the session');
+    await waitFor(() => ![...fake.streams].includes(opened as never), 10_000, 'the stream to close with the session');
   });
 
   it('a call made while an expired session is re-initialized is held, then drained onto the new session', async () => {

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { FermixError } from '../core/errors.js';
 import { templateProblem } from './rails/http/template.js';
+import { parsePointer } from './rails/mcp-hosted/json-pointer.js';
 
 export const PLUGIN_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -74,6 +75,23 @@ export type HttpRequestTemplate = z.infer<typeof httpRequestSchema>;
 
 const jsonSchemaObject = z.record(z.string(), z.unknown()).refine((schema) => schema.type === 'object', 'must be a JSON Schema with type "object"');
 
+/** A JSON Pointer (RFC 6901) to a value inside the arguments or the result; "" (the whole document) is not one here. */
+const jsonPointer = z.string().max(256).refine((pointer) => pointer !== '' && parsePointer(pointer) !== null, 'must be a JSON Pointer (RFC 6901) like "/limit", with ~0 and ~1 as the only escapes');
+/** API 3 (reference §3.2): how many items one call may ask for and bring back (rails/mcp-hosted/collection-policy.ts). */
+const collectionPolicySchema = z.object({
+  paginated: z.literal(true),
+  request_limit_pointer: jsonPointer,
+  default_limit: z.number().int().min(1).max(100),
+  result_items_pointer: jsonPointer,
+  max_returned_items: z.number().int().min(1).max(100),
+}).strict().refine((policy) => policy.default_limit <= policy.max_returned_items, { message: 'default_limit must not exceed max_returned_items', path: ['default_limit'] });
+/** API 3 (reference §3.2): argument values checked before anything is sent (rails/mcp-hosted/argument-guards.ts). */
+const argumentGuardSchema = z.object({
+  pointer: jsonPointer,
+  kind: z.enum(['public_http_url_array', 'bounded_visible_ascii_array']),
+  max_items: z.number().int().min(1).max(100),
+}).strict();
+
 const toolSchema = z.object({
   name: z.string().regex(TOOL_NAME, 'must match ^[A-Za-z0-9_-]{1,64}$'),
   description: nonEmpty.refine((text) => utf8Bytes(text) <= 100, 'must be at most 100 bytes'),
@@ -91,6 +109,8 @@ const toolSchema = z.object({
   output_schema: z.record(z.string(), z.unknown()).nullable().optional(),
   upstream_annotations: z.record(z.string(), z.unknown()).optional(),
   descriptor_sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex digits').optional(),
+  collection_policy: collectionPolicySchema.optional(),
+  argument_guards: z.array(argumentGuardSchema).min(1).max(16, 'must hold at most 16 guards').optional(),
 }).strict().superRefine((tool, context) => {
   if (tool.rail === 'http' && tool.request === undefined) context.addIssue({ code: 'custom', path: ['request'], message: 'is required for an http-rail tool' });
   if (tool.rail === 'http' && tool.parameters === undefined) context.addIssue({ code: 'custom', path: ['parameters'], message: 'is required for an http-rail tool' });
@@ -243,6 +263,11 @@ function crossCheck(manifest: PluginManifest, file: string): void {
   if (manifest.runtime?.kind === 'remote_mcp' && manifest.plugin_api !== 3) throw invalidManifest(file, 'runtime.kind', 'remote_mcp needs plugin_api 3');
   if (manifest.runtime?.kind === 'remote_mcp') remoteCrossCheck(manifest, file);
   else if (manifest.budgets) throw invalidManifest(file, 'budgets', 'is enforced only for a remote_mcp plugin');
+  else {
+    manifest.tools.forEach((tool, index) => {
+      for (const field of ['collection_policy', 'argument_guards'] as const) if (tool[field] !== undefined) throw invalidManifest(file, `tools[${index}].${field}`, 'is enforced only for a remote_mcp plugin (plugin_api 3)');
+    });
+  }
   if (manifest.budgets && manifest.budgets.agent_turn_paginated_calls > manifest.budgets.agent_turn_calls) throw invalidManifest(file, 'budgets.agent_turn_paginated_calls', 'must not exceed agent_turn_calls');
   if (manifest.auth.type === 'api_key' && manifest.auth.validation !== undefined && manifest.plugin_api !== 3) throw invalidManifest(file, 'auth.validation', 'is a plugin_api 3 field');
   manifest.skills.forEach((skill, index) => {
@@ -272,6 +297,19 @@ function remoteCrossCheck(manifest: PluginManifest, file: string): void {
   });
   const scope = manifest.resource_scope;
   if (scope && !setup.has(scope.discovery_tool)) throw invalidManifest(file, 'resource_scope.discovery_tool', 'must be one of setup_tools');
+  manifest.tools.forEach((tool, index) => pointerCrossCheck(tool, `tools[${index}]`, scope?.argument, file));
+}
+
+/** Pointers may not reach the injected workspace argument, and two guards may not watch the same value. */
+function pointerCrossCheck(tool: ManifestTool, at: string, scopeArgument: string | undefined, file: string): void {
+  const reachesScope = (pointer: string) => scopeArgument !== undefined && parsePointer(pointer)?.[0] === scopeArgument;
+  if (tool.collection_policy && reachesScope(tool.collection_policy.request_limit_pointer)) throw invalidManifest(file, `${at}.collection_policy.request_limit_pointer`, `points into ${scopeArgument}, which the rail injects`);
+  const seen = new Set<string>();
+  tool.argument_guards?.forEach((guard, index) => {
+    if (reachesScope(guard.pointer)) throw invalidManifest(file, `${at}.argument_guards[${index}].pointer`, `points into ${scopeArgument}, which the rail injects`);
+    if (seen.has(guard.pointer)) throw invalidManifest(file, `${at}.argument_guards[${index}].pointer`, `repeats ${guard.pointer}`);
+    seen.add(guard.pointer);
+  });
 }
 
 /**

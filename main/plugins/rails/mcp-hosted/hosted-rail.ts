@@ -11,7 +11,10 @@
  * (at most 3 per session, 5 s apart; drift → zero tools, upstream_contract_mismatch); calls made while
  * an expired session is re-initialized are held and drained onto the new one, inside the 60 s call
  * deadline; 3 invalid results in a row mark a broken peer (remote_protocol_error, zero tools); the
- * manifest's `budgets` cap calls per agent turn (turn-budget.ts).
+ * manifest's `budgets` cap calls per agent turn (turn-budget.ts); a tool's `argument_guards` and
+ * `collection_policy` shape each call before it is sent and its items after (call-shaping.ts).
+ * A 429/503 at startup is retried no sooner than its Retry-After; one that would end past the 60 s
+ * startup window stops the plugin as remote_busy, showing the wait and when it ends.
  */
 import { createHash } from 'node:crypto';
 import type { CapabilityRegistry } from '../../../core/capabilities/index.js';
@@ -23,6 +26,7 @@ import type { ExecutionContext } from '../../../core/capabilities/index.js';
 import { createHostedSession, type HostedSession } from './connection.js';
 import { createRediscoveryGate, HOSTED_DEADLINES, HOSTED_LIMITS, protocolError } from './limits.js';
 import { createTurnBudget } from './turn-budget.js';
+import { callShaping } from './call-shaping.js';
 import { createCallPacer, HOSTED_PACING } from './pacer.js';
 import { applyResultContract, declaredContract, profileOf, refuseModelWorkspace, upstreamName, withoutArgument } from './hosted-tools.js';
 import type { HostedChoice } from './workspace-choice.js';
@@ -45,6 +49,11 @@ export interface HostedState {
   rediscoveries: number;
   /** Calls waiting for a re-initialized session. */
   held: number;
+  /** While a startup retry is scheduled: how long it waits (the backoff, or the service's Retry-After when longer). */
+  next_attempt_in_ms: number | null;
+  /** Startup stopped as remote_busy: the wait the service asked for, and when it ends (ISO time). */
+  retry_after_ms: number | null;
+  retry_at: string | null;
 }
 
 export interface HostedRailOptions {
@@ -102,7 +111,7 @@ function createHostedRunner(spec: HostedPluginSpec, options: HostedRailOptions) 
   const { manifest, choice } = spec;
   const name = manifest.name;
   const family = pluginMcpFamily(name);
-  const state: HostedState = { status: 'connecting', tools: [], last_error: null, last_code: null, attempts: 0, rediscoveries: 0, held: 0 };
+  const state: HostedState = { status: 'connecting', tools: [], last_error: null, last_code: null, attempts: 0, rediscoveries: 0, held: 0, next_attempt_in_ms: null, retry_after_ms: null, retry_at: null };
   const replaySafe = new Set(manifest.tools.filter((tool) => tool.replay_safe === true).map((tool) => tool.name));
   const delays = options.retryDelaysMs ?? HOSTED_STARTUP.retryDelaysMs;
   let session: HostedSession | null = null;
@@ -212,9 +221,21 @@ function createHostedRunner(spec: HostedPluginSpec, options: HostedRailOptions) 
     session = null;
   }
 
+  /** The service asked for more quiet than the startup window has left: stop, showing when it may be tried again. */
+  function stopBusy(waitMs: number): void {
+    const at = new Date(Date.now() + waitMs);
+    state.status = 'remote_busy';
+    state.retry_after_ms = waitMs;
+    state.retry_at = at.toISOString();
+    state.last_code = 'remote_busy';
+    state.last_error = `${manifest.display_name} asked Fermix to wait ${Math.ceil(waitMs / 1000)} s (until ${at.toISOString().slice(11, 19)} UTC), past the ${HOSTED_STARTUP.windowMs / 1000} s startup window, so it stopped trying; after that time run \`fermix plugins disable ${name}\` and \`fermix plugins enable ${name}\` (or switch it off and on on the Plugins screen).`;
+    settle();
+  }
+
   async function attempt(): Promise<void> {
     if (stopped) return;
     state.attempts += 1;
+    state.next_attempt_in_ms = null;
     const profile = profileOf(manifest, choice.profile);
     const argument = manifest.resource_scope?.argument;
     const current = openSession();
@@ -259,7 +280,12 @@ function createHostedRunner(spec: HostedPluginSpec, options: HostedRailOptions) 
             throw error;
           }
         }, withoutArgument(definition.inputSchema, argument));
-        return { ...cap, executor: (args: Record<string, unknown>, context: ExecutionContext) => budget.spend(registered, args, context, () => cap.executor!(args, context)) };
+        const shaping = callShaping(manifest, registered);
+        // Guards and the limit come first: a refused call spends no budget and sends nothing.
+        return { ...cap, executor: async (args: Record<string, unknown>, context: ExecutionContext) => {
+          const request = shaping.prepare(args);
+          return shaping.finish(request, await budget.spend(registered, args, context, () => cap.executor!(request.args, context)));
+        } };
       });
       options.registry.replace_kind('mcp', family, caps);
       Object.assign(state, { status: 'ready', tools: caps.map((cap) => cap.name), last_error: null, last_code: null });
@@ -272,14 +298,19 @@ function createHostedRunner(spec: HostedPluginSpec, options: HostedRailOptions) 
       unregister();
       state.last_error = failure.message;
       state.last_code = failure.code;
-      const delay = delays[Math.min(state.attempts - 1, delays.length - 1)] ?? 0;
-      // A busy service (429/503) at startup is retried like an unreachable one, within the same window.
-      const retry = (failure.code === 'remote_unreachable' || failure.code === 'remote_busy') && state.attempts < HOSTED_STARTUP.attempts && Date.now() - startedAt + delay <= HOSTED_STARTUP.windowMs;
-      if (!retry) {
+      const backoff = delays[Math.min(state.attempts - 1, delays.length - 1)] ?? 0;
+      // A busy service (429/503) at startup is retried like an unreachable one, within the same window,
+      // but not before its Retry-After (hosted-fetch.ts: ≤300 s, 60 s when absent) has passed.
+      const busyMs = failure.code === 'remote_busy' && typeof failure.data?.retry_after_ms === 'number' ? failure.data.retry_after_ms : null;
+      const delay = Math.max(backoff, busyMs ?? 0);
+      const retryable = (failure.code === 'remote_unreachable' || failure.code === 'remote_busy') && state.attempts < HOSTED_STARTUP.attempts;
+      if (retryable && busyMs !== null && Date.now() - startedAt + delay > HOSTED_STARTUP.windowMs) return stopBusy(busyMs);
+      if (!retryable || Date.now() - startedAt + delay > HOSTED_STARTUP.windowMs) {
         state.status = failure.code;
         return settle();
       }
       state.status = 'connecting';
+      state.next_attempt_in_ms = delay;
       timer = setTimeout(() => {
         timer = null;
         void attempt();
