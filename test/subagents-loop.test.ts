@@ -6,6 +6,7 @@ import { useAgentTestContext } from '../main/agent/test-context.js';
 import { messagesOf, toolNamesOf, toolResultsOf, type RecordedRequest, type Turn } from './fixtures/model-server/index.js';
 import { createHarness, providerConfig, testTool, waitUntil, type Harness } from '../main/agent/test-harness.js';
 import { subagents } from '../main/tools/subagents.js';
+import { workerStopError } from '../main/agent/subagents/worker.js';
 import type { ExecutionContext } from '../main/core/capabilities/capability.js';
 import type { Rule } from '../main/core/capabilities/index.js';
 
@@ -137,8 +138,10 @@ describe('subagents runs real workers', () => {
     const result = resultOf(summary.text);
     expect(result.status).toBe('partial');
     expect(result.summary).toMatchObject({ requested: 2, completed: 1, timed_out: 1 });
-    expect(result.results[0]).toMatchObject({ id: 'slow', status: 'timed_out', error: 'timed out after 5 s' });
+    expect(result.results[0]).toMatchObject({ id: 'slow', status: 'timed_out', error: 'timed out after 5 s (raise timeout_seconds, at most 900, or split the task)' });
     expect(probeStarted).toBe(1);
+    // The worker's own stop reason names the parameter that fixes it too (its hint was empty).
+    expect(workerStopError('timeout', 5000)).toMatchObject({ code: 'timeout', hint: expect.stringContaining('`timeout_seconds` (this run had 5; at most 900)') });
   }, 20_000);
 
   it('/stop on the parent cancels the running workers and the ones still queued', async () => {

@@ -52,6 +52,17 @@ export interface WorkerInput {
 
 type StopCause = 'timeout' | 'parent';
 
+/** What a worker's tools see as the abort reason; a timeout names the subagents parameter that gives it longer. */
+export function workerStopError(why: StopCause, timeoutMs: number): FermixError {
+  if (why === 'parent') return new FermixError({ code: 'cancelled', message: 'The parent turn was stopped.', hint: 'Send the request again to start the delegated work afresh.' });
+  return new FermixError({
+    code: 'timeout',
+    message: `The subagent did not finish within ${timeoutMs / 1000} s.`,
+    hint: `Call subagents again with a larger \`timeout_seconds\` (this run had ${timeoutMs / 1000}; at most 900), or split the task into smaller ones.`,
+    data: { timeout_seconds: timeoutMs / 1000 },
+  });
+}
+
 export async function runWorker(input: WorkerInput): Promise<WorkerOutcome> {
   const started = Date.now();
   const { store } = input;
@@ -69,7 +80,7 @@ export async function runWorker(input: WorkerInput): Promise<WorkerOutcome> {
   const stop = (why: StopCause) => {
     if (cause !== null) return;
     cause = why;
-    controller.abort(new FermixError({ code: why === 'timeout' ? 'timeout' : 'cancelled', message: why === 'timeout' ? `The subagent did not finish within ${input.timeoutMs / 1000} s.` : 'The parent turn was stopped.', hint: '' }));
+    controller.abort(workerStopError(why, input.timeoutMs));
   };
   const timer = setTimeout(() => stop('timeout'), input.timeoutMs);
   const onParentAbort = () => stop('parent');
@@ -131,7 +142,7 @@ export async function runWorker(input: WorkerInput): Promise<WorkerOutcome> {
     const stoppedBy = cause as StopCause | null;
     if (outcome.status === 'stopped' || outcome.status === 'interrupted' || stoppedBy !== null) {
       const timedOut = stoppedBy === 'timeout';
-      return { ...usage, status: timedOut ? 'timed_out' : 'canceled', text: outcome.text, error: timedOut ? `timed out after ${input.timeoutMs / 1000} s` : 'the parent turn was stopped' };
+      return { ...usage, status: timedOut ? 'timed_out' : 'canceled', text: outcome.text, error: timedOut ? `timed out after ${input.timeoutMs / 1000} s (raise timeout_seconds, at most 900, or split the task)` : 'the parent turn was stopped' };
     }
     if (outcome.status === 'failed') {
       const error = outcome.error ? `${outcome.error.code}: ${outcome.error.message}` : (outcome.stop_reason ?? 'failed');
