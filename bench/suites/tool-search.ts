@@ -8,6 +8,9 @@
  * - hybrid mode (BM25F fused with vectors, main/tools/search/hybrid.ts) on both sets, goal recall@5 ≥ 0.95,
  *   with the one embeddings model that runs here without a download (local-embeddings.ts: Universal
  *   Sentence Encoder lite). The goal was written for a model like nomic-embed-text; this one is smaller.
+ *   A machine that has such a model measures it too: FERMIX_BENCH_EMBEDDINGS_URL names an
+ *   OpenAI-compatible base URL (Ollama: http://127.0.0.1:11434/v1) and FERMIX_BENCH_EMBEDDINGS_MODEL the
+ *   model (default nomic-embed-text); its figures are reported beside USE lite's, under `hybrid_<model>`.
  */
 import { metric, percentile, median, type Metric } from '../metric.js';
 import { rankTools } from '../../main/tools/tool-search.js';
@@ -15,7 +18,8 @@ import { baselineRank } from './bm25-baseline.js';
 import { loadSets, toCapability, type EvalSet } from './tool-corpus.js';
 import { catalogOf, evaluate, type Scores } from './tool-search-eval.js';
 import { createHybridRanker } from '../../main/tools/search/hybrid.js';
-import { localEmbeddings } from './local-embeddings.js';
+import { createEmbeddingsClient, type EmbeddingsClient } from '../../main/tools/search/embeddings.js';
+import { embedOnce, localEmbeddings } from './local-embeddings.js';
 
 function scoreMetrics(prefix: string, scores: Scores, goals: boolean, note: string): Metric[] {
   return [
@@ -40,8 +44,14 @@ async function setMetrics(set: EvalSet): Promise<Metric[]> {
   return out;
 }
 
-async function hybridMetrics(set: EvalSet): Promise<Metric[]> {
-  const ranker = createHybridRanker(await localEmbeddings());
+/** The configured endpoint's model, when FERMIX_BENCH_EMBEDDINGS_URL is set (nothing is downloaded here). */
+function endpointEmbeddings(): EmbeddingsClient | undefined {
+  const baseUrl = process.env.FERMIX_BENCH_EMBEDDINGS_URL;
+  return baseUrl ? embedOnce(createEmbeddingsClient({ baseUrl, model: process.env.FERMIX_BENCH_EMBEDDINGS_MODEL || 'nomic-embed-text', timeoutMs: 120_000 })) : undefined;
+}
+
+async function hybridMetrics(set: EvalSet, client: EmbeddingsClient, label: string): Promise<Metric[]> {
+  const ranker = createHybridRanker(client);
   const catalog = catalogOf(set);
   const report = await evaluate(set, async (cat, query) => (await ranker.rank(cat, query, 10)).map((doc) => cat[doc].name), catalog);
   // The model's own strength, and the most any fusion of the two top-5 lists could reach: a query counts
@@ -53,22 +63,28 @@ async function hybridMetrics(set: EvalSet): Promise<Metric[]> {
     const vectorTop = (await ranker.vectorRank(catalog, query, 5)).map((doc) => catalog[doc].name);
     if (lexicalTop.includes(expected) || vectorTop.includes(expected)) reachable += 1;
   }
-  const prefix = `tool_search_${set.name}_hybrid`;
+  const model = label ? `_${label}` : '';
+  const prefix = `tool_search_${set.name}_hybrid${model}`;
   return [
-    metric(`${prefix}_recall_at_1`, round(report.overall.recall1), 'ratio', undefined, 'higher', 'BM25F fused with Universal Sentence Encoder lite vectors (lexical 4 : vectors 1, k 10)'),
-    metric(`${prefix}_recall_at_5`, round(report.overall.recall5), 'ratio', 0.95, 'higher', 'goal written for a nomic-embed-text-class model; this one is smaller'),
+    metric(`${prefix}_recall_at_1`, round(report.overall.recall1), 'ratio', undefined, 'higher', `BM25F fused with ${label || 'Universal Sentence Encoder lite'} vectors (lexical 4 : vectors 1, k 10)`),
+    metric(`${prefix}_recall_at_5`, round(report.overall.recall5), 'ratio', 0.95, 'higher', `goal written for a nomic-embed-text-class model${label ? '' : '; this one is smaller'}`),
     metric(`${prefix}_recall_at_10`, round(report.overall.recall10), 'ratio', undefined, 'higher'),
     metric(`${prefix}_mrr`, round(report.overall.mrr), 'ratio', undefined, 'higher'),
-    metric(`tool_search_${set.name}_vectors_only_recall_at_1`, round(vectors.overall.recall1), 'ratio', undefined, 'higher', 'Universal Sentence Encoder lite alone (cosine over the tool texts the hybrid ranker embeds)'),
-    metric(`tool_search_${set.name}_vectors_only_recall_at_5`, round(vectors.overall.recall5), 'ratio', undefined, 'higher'),
-    metric(`tool_search_${set.name}_vectors_only_recall_at_10`, round(vectors.overall.recall10), 'ratio', undefined, 'higher'),
+    metric(`tool_search_${set.name}_vectors_only${model}_recall_at_1`, round(vectors.overall.recall1), 'ratio', undefined, 'higher', `${label || 'Universal Sentence Encoder lite'} alone (cosine over the tool texts the hybrid ranker embeds)`),
+    metric(`tool_search_${set.name}_vectors_only${model}_recall_at_5`, round(vectors.overall.recall5), 'ratio', undefined, 'higher'),
+    metric(`tool_search_${set.name}_vectors_only${model}_recall_at_10`, round(vectors.overall.recall10), 'ratio', undefined, 'higher'),
     metric(`${prefix}_ceiling_recall_at_5`, round(reachable / set.queries.length), 'ratio', undefined, 'higher', 'share of queries whose tool is in lexical top 5 or vector top 5: what a perfect fusion of the two could reach'),
   ];
 }
 
 export async function run(): Promise<Metric[]> {
   const { tuned, heldout } = loadSets();
-  const metrics = [...(await setMetrics(tuned)), ...(await setMetrics(heldout)), ...(await hybridMetrics(tuned)), ...(await hybridMetrics(heldout))];
+  const metrics = [...(await setMetrics(tuned)), ...(await setMetrics(heldout))];
+  const use = await localEmbeddings();
+  metrics.push(...(await hybridMetrics(tuned, use, '')), ...(await hybridMetrics(heldout, use, '')));
+  const endpoint = endpointEmbeddings();
+  const label = endpoint?.model.replace(/[^a-z0-9]+/gi, '_').toLowerCase() ?? '';
+  if (endpoint) metrics.push(...(await hybridMetrics(tuned, endpoint, label)), ...(await hybridMetrics(heldout, endpoint, label)));
   const big = Array.from({ length: 5000 }, (_, i) => {
     const tool = heldout.tools[i % heldout.tools.length];
     const copy = Math.floor(i / heldout.tools.length);
