@@ -7,11 +7,29 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import vm from 'node:vm';
 
+/** Emitted on `process` by the daemon verb once it answers (main/cli/verbs/lifecycle.ts). */
+const DAEMON_READY_EVENT = 'fermix:daemon-ready';
+/** Where the daemon finds SQLite's background compile (main/store/database.ts). */
+const SQLITE_COMPILING = Symbol.for('fermix.sqlite.compiling');
+
+const verb = process.argv[2];
+const daemonVerb = verb === 'daemon' || verb === 'run';
+
+// Node's own modules load from code caches built into the binary, which V8 accepts only while the V8
+// flags are the ones it was built with: after setFlagsFromString every built-in module loaded later was
+// compiled from source (~15 ms of the daemon's start-up, docs/decisions/0026). So the built-ins the daemon
+// needs load first, while the flags are still the defaults.
+if (daemonVerb) {
+  const builtin = createRequire(import.meta.url);
+  for (const name of ['os', 'util', 'crypto', 'http', 'https', 'tls', 'net', 'zlib', 'dns', 'dns/promises', 'fs/promises', 'worker_threads', 'readline', 'readline/promises', 'perf_hooks', 'child_process', 'cluster', 'stream/web']) builtin(name);
+}
 // SQLite is WebAssembly (node-sqlite3-wasm, 1.3 MB): by default V8 re-compiles its hot functions with
 // TurboFan on background threads, which cost ~170 ms of CPU in every daemon start and more than it saved
 // in a 20,000-insert run (measured: docs/decisions/, start-up and memory). Liftoff's baseline code is
 // enough for the daemon's light queries. Set before the bundle loads, because the module compiles on import.
 setFlagsFromString('--liftoff-only');
+// Not --no-wasm-lazy-compilation: compiling every function up front on the background threads took
+// 170-280 ms under load (lazily: 25 ms to decode and validate), and start-up waited for it.
 
 const outDir = fileURLToPath(new URL('../out/node/', import.meta.url));
 const bundle = new URL('../out/node/cli.mjs', import.meta.url);
@@ -46,7 +64,7 @@ async function loadDaemonBundle() {
   } catch {
     cachedData = undefined;
   }
-  const sqlite = compileSqliteInBackground(file);
+  handOverSqlite(compileSqliteInBackground(file));
   try {
     // ASCII by construction (scripts/build-node.mjs): latin1 gives V8 a one-byte string without UTF-8 decoding.
     const source = readFileSync(file, 'latin1');
@@ -56,30 +74,13 @@ async function loadDaemonBundle() {
       importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     });
     const module = { exports: {} };
-    const evaluate = script.runInThisContext();
-    const precompiled = await sqlite;
-    const SyncModule = WebAssembly.Module;
-    // node-sqlite3-wasm compiles its module synchronously (`new WebAssembly.Module(bytes)`) when the daemon's
-    // modules load (after runCli has parsed the verb); hand it the module compiled meanwhile. Only for those
-    // bytes and only once; put back after 10 s at the latest, if the verb never opens the database.
-    if (precompiled) {
-      const restore = () => {
-        if (WebAssembly.Module !== SyncModule) WebAssembly.Module = SyncModule;
-      };
-      WebAssembly.Module = new Proxy(SyncModule, {
-        construct(target, args, newTarget) {
-          if (args[0]?.byteLength !== precompiled.byteLength) return Reflect.construct(target, args, newTarget);
-          restore();
-          return precompiled.module;
-        },
-      });
-      setTimeout(restore, 10_000).unref();
-    }
-    evaluate(module.exports, createRequire(file), module, file, outDir);
+    script.runInThisContext()(module.exports, createRequire(file), module, file, outDir);
     if (cachedData === undefined || script.cachedDataRejected) {
-      // Written once the daemon has started, so the cache holds the functions start-up compiled; by rename,
-      // so concurrent daemons never read half a file. Failing to write (a read-only install) only costs speed.
-      setTimeout(() => {
+      // Written once the daemon is ready, so the cache holds what start-up compiled (and no more: a bigger
+      // cache takes longer to read); by rename, so concurrent daemons never read half a file. Before the
+      // flags change below: V8 accepts a cache only under the flags it was written with. Failing to write
+      // (a read-only install) only costs speed.
+      process.once(DAEMON_READY_EVENT, () => {
         try {
           writeFileSync(`${cacheFile}.${process.pid}.tmp`, script.createCachedData());
           renameSync(`${cacheFile}.${process.pid}.tmp`, cacheFile);
@@ -89,7 +90,7 @@ async function loadDaemonBundle() {
         } catch {
           // no cache this time
         }
-      }, 3_000).unref();
+      });
     }
     return module.exports.runCli;
   } catch (error) {
@@ -99,9 +100,9 @@ async function loadDaemonBundle() {
 }
 
 /**
- * Starts compiling SQLite's WebAssembly (1.3 MB) on V8's background threads, so that decoding and validating
- * it overlaps reading the bundle and deserialising its code cache on the main thread. Resolves to undefined
- * when anything is off: node-sqlite3-wasm then compiles it itself, as before.
+ * Starts compiling SQLite's WebAssembly (1.3 MB) on V8's background threads, so that it overlaps reading the
+ * bundle, deserialising its code cache and loading the daemon's modules on the main thread. Resolves to
+ * undefined when anything is off: node-sqlite3-wasm then compiles it itself, as before.
  */
 function compileSqliteInBackground(bundleFile) {
   try {
@@ -113,16 +114,42 @@ function compileSqliteInBackground(bundleFile) {
   }
 }
 
-const verb = process.argv[2];
-const daemonVerb = verb === 'daemon' || verb === 'run';
+/**
+ * node-sqlite3-wasm compiles its module synchronously (`new WebAssembly.Module(bytes)`) when the store first
+ * opens a database; it is handed the module compiled in the background instead, once, for those bytes only
+ * (put back after 10 s at the latest, if the verb never opens the database). The daemon awaits the promise
+ * under SQLITE_COMPILING (main/store/database.ts, prepareSqlite) before it opens its database; anything that
+ * opens one earlier simply compiles it itself.
+ */
+function handOverSqlite(compiling) {
+  let precompiled;
+  const SyncModule = WebAssembly.Module;
+  const restore = () => {
+    if (WebAssembly.Module !== SyncModule) WebAssembly.Module = SyncModule;
+  };
+  WebAssembly.Module = new Proxy(SyncModule, {
+    construct(target, args, newTarget) {
+      if (precompiled === undefined || args[0]?.byteLength !== precompiled.byteLength) return Reflect.construct(target, args, newTarget);
+      restore();
+      return precompiled.module;
+    },
+  });
+  setTimeout(restore, 10_000).unref();
+  globalThis[SQLITE_COMPILING] = compiling.then((result) => {
+    precompiled = result;
+  });
+}
+
+const runCli = daemonVerb ? await loadDaemonBundle() : undefined;
 if (daemonVerb) {
   // Without it V8 let the old generation grow to ~100 MB of garbage before collecting it (the heap limit
   // here is ~4 GB) and kept a 32 MB young generation: RSS 234 MB after 300 turns with 36-45 MB live.
   // With it: a smaller heap-growing factor and young generation, 123-138 MB after 300 turns, idle -12 MB;
   // it costs more frequent GCs (~+5 ms CPU per turn, docs/decisions/0027). A heuristic, not a limit:
-  // unlike --max-old-space-size it cannot make the daemon run out of heap.
-  setFlagsFromString('--optimize-for-size');
+  // unlike --max-old-space-size it cannot make the daemon run out of heap. Set once the daemon answers, not
+  // before: in its memory-reducing mode V8 ran two full collections and a dozen more scavenges during
+  // start-up. Registered after loadDaemonBundle's listener, so the code cache is written first.
+  process.once(DAEMON_READY_EVENT, () => setFlagsFromString('--optimize-for-size'));
 }
-const runCli = daemonVerb ? await loadDaemonBundle() : undefined;
 if (runCli) process.exitCode = await runCli(process.argv.slice(2));
 else await import(bundle.href);

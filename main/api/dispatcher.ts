@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { FermixError, toWireError, type WireError } from '../core/errors.js';
-import { apiContract, isMethodName, type MethodName, type OutputOf, type ParsedInputOf } from './contract.js';
+import { isMethodName, methodSpec, type MethodName, type OutputOf, type ParsedInputOf } from './contract.js';
 import { describeIssues, invalidInputMessage } from './validation-messages.js';
 
 export type Transport = 'http' | 'socket' | 'ipc' | 'in-process';
@@ -59,7 +59,7 @@ export function createDispatcher(handlers: Partial<Handlers>, options: Dispatche
             data: { max_depth: MAX_INPUT_DEPTH },
           });
         }
-        const spec = apiContract[method];
+        const spec = await methodSpec(method);
         const parsed = parseOrThrow(spec.input, input ?? undefined, method);
         const result = await handler(parsed, context);
         const checked = spec.output.safeParse(result);

@@ -5,7 +5,7 @@ import { ensureHome, homePaths, resolveHome, type HomePaths } from '../config/ho
 import { loadConfig } from '../config/config-file.js';
 import type { FermixConfig } from '../config/schema.js';
 import { FERMIX_VERSION } from '../core/version.js';
-import { openDatabase, type Database } from '../store/database.js';
+import { openDatabase, prepareSqlite, type Database } from '../store/database.js';
 import { createConversationStore } from '../store/conversations.js';
 import { createEventBus, type EventBus } from './event-bus.js';
 import { activityEventLogger, logSettingsChange } from './activity-log.js';
@@ -120,6 +120,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     // Started before the (synchronous) database open: probing the OS jail spawns bwrap, which then
     // runs in parallel with the WASM compile instead of after it.
     const toolsStarting = createToolServices({ config, paths, events, keychain, logger });
+    await prepareSqlite();
     const db = openDatabase(paths.database, { ownsDaemonLock: true });
     cleanups.unshift(() => db.close());
     mark('database');

@@ -1,9 +1,32 @@
 import { existsSync, rmSync, statSync } from 'node:fs';
-import sqlite from 'node-sqlite3-wasm';
+import { createRequire } from 'node:module';
+import type SqliteModule from 'node-sqlite3-wasm';
 import { FermixError } from '../core/errors.js';
 import { MIGRATIONS } from './migrations.js';
 
-type SqliteDatabase = InstanceType<typeof sqlite.Database>;
+type SqliteDatabase = InstanceType<typeof SqliteModule.Database>;
+
+/**
+ * node-sqlite3-wasm compiles its 1.3 MB of WebAssembly when it is loaded, so it is loaded at the first
+ * open, not when this module is: `fermix daemon` compiles it on background threads meanwhile and hands the
+ * result over (bin/fermix.mjs), and verbs that never open the database never compile it.
+ */
+let sqliteModule: typeof SqliteModule | undefined;
+function sqlite(): typeof SqliteModule {
+  sqliteModule ??= createRequire(import.meta.url)('node-sqlite3-wasm') as typeof SqliteModule;
+  return sqliteModule;
+}
+
+/** Set by bin/fermix.mjs for the daemon verb: SQLite's WebAssembly compiling on V8's background threads. */
+const SQLITE_COMPILING = Symbol.for('fermix.sqlite.compiling');
+
+/**
+ * Resolves once SQLite's background compile (if this process started one) has finished, so that the next
+ * open takes its result instead of compiling on the main thread. Never rejects; without one it resolves at once.
+ */
+export async function prepareSqlite(): Promise<void> {
+  await (globalThis as Record<symbol, Promise<void> | undefined>)[SQLITE_COMPILING];
+}
 export type SqlValue = number | bigint | string | Uint8Array | null | boolean;
 export type Row = Record<string, number | bigint | string | Uint8Array | null>;
 
@@ -48,7 +71,7 @@ export function openDatabase(file: string, options: OpenOptions): Database {
   // runs unsynced, so a fresh home's migrations cost one fsync (the WAL header) instead of three.
   const fresh = !existsSync(file) || statSync(file).size === 0;
   try {
-    db = new sqlite.Database(file);
+    db = new (sqlite().Database)(file);
     // The daemon is the only process that opens the database. With this WASM build WAL works only
     // under an exclusive lock set first (STACK.md); WAL + synchronous NORMAL makes a commit cost no
     // fsync (only checkpoints sync), and a process kill loses nothing committed: the WAL is replayed.

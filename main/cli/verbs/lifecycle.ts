@@ -14,6 +14,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Set by `startDetached` (and service units): this daemon is meant to outlive the process that started it. */
 export const DETACHED_ENV = 'FERMIX_DAEMON_DETACHED';
+/**
+ * Emitted on `process` once the daemon answers: bin/fermix.mjs then writes its V8 code cache and switches
+ * V8 to its memory-saving mode, neither of which may slow the start itself.
+ */
+export const DAEMON_READY_EVENT = 'fermix:daemon-ready';
 /** How often a foreground daemon checks that the wrapper which started it is still there. */
 const PARENT_POLL_MS = 500;
 
@@ -44,6 +49,7 @@ export async function runDaemonVerb(io: CliIo, options: { home: string; port?: n
   started.daemon = daemon;
   io.out(`Fermix daemon running (pid ${process.pid}, home ${daemon.paths.home}).`);
   io.out(`Open in a browser: ${daemon.url}`);
+  (process as NodeJS.EventEmitter).emit(DAEMON_READY_EVENT); // a custom event, outside process.emit's typed overloads
   if (pendingSignal) void daemon.stop(`received ${pendingSignal}`);
   let parentWatch: NodeJS.Timeout | undefined;
   if (watchesParent(process.env)) {

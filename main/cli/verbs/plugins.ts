@@ -187,9 +187,9 @@ async function localSession(paths: HomePaths, deps: PluginsCliDeps): Promise<(me
   });
   const { createPluginHandlers } = await import('../../daemon/plugin-handlers.js');
   const handlers = createPluginHandlers(service) as Record<string, (input: unknown, context: unknown) => unknown>;
-  const { apiContract } = await import('../../api/contract.js');
+  const { methodSpec } = await import('../../api/contract.js');
   return async (method, input) => {
-    const spec = (apiContract as Record<string, { input: { parse(value: unknown): unknown } }>)[method];
+    const spec = await methodSpec(method as Parameters<typeof methodSpec>[0]);
     return (await handlers[method](spec.input.parse(input), { transport: 'socket' })) as Record<string, unknown>;
   };
 }
