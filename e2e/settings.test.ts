@@ -158,10 +158,12 @@ describe('the Settings screen, section by section', () => {
   it('About: versions, home, a live uptime, the log file, copy diagnostics, and Sign out every window', { timeout: 60_000 }, async () => {
     const { page } = app;
     await open('About');
-    const status = (await apiCall(app.daemon, 'system.status')).body.result as { version: string; home: string; pid: number };
+    const status = (await apiCall(app.daemon, 'system.status')).body.result as { version: string; home: string; pid: number; cli: string };
     await page.getByText(status.version, { exact: true }).waitFor();
     await page.getByText(status.home, { exact: true }).waitFor();
     await page.getByText(join(status.home, 'logs', 'fermix.log'), { exact: true }).waitFor();
+    // The log command as it runs where the daemon runs (`npx fermix logs` in a checkout).
+    await page.getByText(`${status.cli} logs`, { exact: true }).waitFor();
     const uptime = page.getByTestId('uptime');
     const first = await uptime.innerText();
     await expect.poll(() => uptime.innerText(), { timeout: 5_000 }).not.toBe(first);

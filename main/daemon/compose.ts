@@ -5,6 +5,7 @@ import { ensureHome, homePaths, resolveHome, type HomePaths } from '../config/ho
 import { loadConfig } from '../config/config-file.js';
 import type { FermixConfig } from '../config/schema.js';
 import { FERMIX_VERSION } from '../core/version.js';
+import { cliCommand } from '../cli/invocation.js';
 import { openDatabase, prepareSqlite, type Database } from '../store/database.js';
 import { createConversationStore } from '../store/conversations.js';
 import { createEventBus, type EventBus } from './event-bus.js';
@@ -292,6 +293,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
         http_url: httpUrl,
         socket: paths.socket,
         in_flight: inFlight,
+        // The About screen names `fermix logs` as it runs here (`npx fermix logs` in a checkout).
+        cli: cliCommand(),
       }),
       'system.rotate_token': () => {
         const { revoked } = auth.rotate();

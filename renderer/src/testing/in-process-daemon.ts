@@ -37,7 +37,7 @@ export function inProcessDaemon(options: { authorized?: boolean; handlers?: Part
   const handlers: Partial<Handlers> = {
     'system.status': () => {
       guard();
-      return { pid: 42, version: '9.8.7', started_at: '2026-01-01T00:00:00.000Z', uptime_s: 3, home: '/home/test/.fermix', http_url: null, socket: '/home/test/.fermix/run/daemon.sock', in_flight: 0 };
+      return { pid: 42, version: '9.8.7', started_at: '2026-01-01T00:00:00.000Z', uptime_s: 3, home: '/home/test/.fermix', http_url: null, socket: '/home/test/.fermix/run/daemon.sock', in_flight: 0, cli: 'fermix' };
     },
     'conversations.list': () => ({ conversations: [...rows].reverse().map(full) }),
     'conversations.create': (input) => {

@@ -32,7 +32,7 @@ export function AboutSection() {
             <dt>Home</dt>
             <dd><code>{status.home}</code></dd>
             <dt>Log file</dt>
-            <dd><code>{logPath(status)}</code> <span className="muted small">(or <code>fermix logs</code>)</span></dd>
+            <dd><code>{logPath(status)}</code> <span className="muted small">(or <code>{status.cli} logs</code>)</span></dd>
             <dt>Browser address</dt>
             <dd>{status.http_url ? <code>{status.http_url}</code> : 'not serving HTTP'}</dd>
             <dt>Control socket</dt>
