@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { createKeychain } from '../main/secrets/keychain.js';
+import { cliCommand } from '../main/cli/invocation.js';
+import { createKeychain, keyringUnavailableHint } from '../main/secrets/keychain.js';
 import { runFermix, tempHome } from './support/daemon-process.js';
 
 // These run against the real gnome-keyring that `npm test` starts (ci/with-desktop.sh). Without a
@@ -51,6 +52,14 @@ describe('secrets in the OS keychain (gnome-keyring over D-Bus)', () => {
         }
       },
     });
-    expect(() => keychain.get('OPENAI_API_KEY')).toThrow(expect.objectContaining({ code: 'keyring_unavailable', hint: expect.stringContaining('gnome-keyring') }));
+    expect(() => keychain.get('OPENAI_API_KEY')).toThrow(expect.objectContaining({ code: 'keyring_unavailable', hint: expect.stringContaining(`gnome-keyring-daemon --unlock --components=secrets; ${cliCommand('daemon')}"`) }));
+  });
+
+  it('the fix names fermix as it runs here, inside sh -c too (a checkout has no fermix on PATH)', () => {
+    const hint = keyringUnavailableHint('npx fermix');
+    expect(hint).toContain('`dbus-run-session -- sh -c "gnome-keyring-daemon --unlock --components=secrets; npx fermix daemon"`');
+    expect(hint).toContain('`npx fermix secrets migrate --to file`');
+    expect(hint).not.toMatch(/[;`] ?fermix /);
+    expect(keyringUnavailableHint('fermix')).toContain('secrets; fermix daemon"');
   });
 });

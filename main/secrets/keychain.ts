@@ -5,6 +5,7 @@
  * The N-API module is loaded lazily, so a daemon that needs no secret never touches the keychain.
  */
 import { createRequire } from 'node:module';
+import { cliCommand } from '../cli/invocation.js';
 import { FermixError } from '../core/errors.js';
 
 export const KEYCHAIN_ACCOUNT = 'fermix';
@@ -29,12 +30,20 @@ export function keychainService(name: string, profile = 'general'): string {
   return profile && profile !== 'general' ? `fermix:${profile}:${name}` : `fermix:${name}`;
 }
 
+/**
+ * The fix for a missing keychain, with `fermix` as it runs here (`npx fermix` in a checkout): the
+ * command inside `sh -c "…"` is not one that localizeHint can rewrite, so it is built in.
+ */
+export function keyringUnavailableHint(invocation: string = cliCommand()): string {
+  return `Unlock or start your keychain (on a headless Linux machine: \`dbus-run-session -- sh -c "gnome-keyring-daemon --unlock --components=secrets; ${invocation} daemon"\`), or switch to the file store: \`${invocation} secrets migrate --to file\` (sets \`[fermix_core] secret_store = "file"\`: a 0600 file under $FERMIX_HOME/secrets/).`;
+}
+
 function unavailable(action: string, name: string, error: unknown): FermixError {
   const detail = (error as Error)?.message?.split('\n')[0] ?? String(error);
   return new FermixError({
     code: 'keyring_unavailable',
     message: `The OS keychain could not ${action} ${name}: ${detail}.`,
-    hint: 'Unlock or start your keychain (on a headless Linux machine: `dbus-run-session -- sh -c "gnome-keyring-daemon --unlock --components=secrets; fermix daemon"`), or switch to the file store: `fermix secrets migrate --to file` (sets `[fermix_core] secret_store = "file"`: a 0600 file under $FERMIX_HOME/secrets/).',
+    hint: keyringUnavailableHint(),
     data: { name },
     cause: error,
   });
