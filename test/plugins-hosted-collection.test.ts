@@ -154,7 +154,7 @@ describe('startup Retry-After', () => {
     fake.intercept = (message) => (message.method === 'initialize' && left > 0 ? (left -= 1, { status: 429, headers: { 'content-type': 'application/json', ...headers }, body: '{}' }) : undefined);
   };
 
-  it('a 429 at startup waits the Retry-After (longer than the backoff) before the next attempt, then connects', async () => {
+  it('a 429 at startup waits the Retry-After (longer than the backoff) before the next attempt, then connects; busy to the last attempt ends remote_busy', async () => {
     const { rail } = hostedRailTo(fake, { 'mcp.eden.so': fake.server.port });
     busyInitialize(1, { 'retry-after': '1' });
     try {
@@ -166,6 +166,17 @@ describe('startup Retry-After', () => {
     } finally {
       fake.intercept = null;
       await rail.close();
+    }
+    // Busy at every attempt (Retry-After 0, so the backoff rules): the third ends remote_busy, naming the attempts.
+    const second = hostedRailTo(fake, { 'mcp.eden.so': fake.server.port });
+    busyInitialize(3, { 'retry-after': '0' });
+    try {
+      second.rail.apply({ eden: capture });
+      await second.rail.settled();
+      expect(second.rail.state('eden')).toMatchObject({ status: 'remote_busy', attempts: 3, retry_after_ms: 0, last_error: expect.stringContaining('after 3 attempts, so it stopped trying') });
+    } finally {
+      fake.intercept = null;
+      await second.rail.close();
     }
   });
 

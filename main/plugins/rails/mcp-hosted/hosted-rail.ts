@@ -221,14 +221,14 @@ function createHostedRunner(spec: HostedPluginSpec, options: HostedRailOptions) 
     session = null;
   }
 
-  /** The service asked for more quiet than the startup window has left: stop, showing when it may be tried again. */
-  function stopBusy(waitMs: number): void {
+  /** The service asked for more quiet than the startup window (or attempts) has left: stop, showing when it may be tried again. */
+  function stopBusy(waitMs: number, why: string): void {
     const at = new Date(Date.now() + waitMs);
     state.status = 'remote_busy';
     state.retry_after_ms = waitMs;
     state.retry_at = at.toISOString();
     state.last_code = 'remote_busy';
-    state.last_error = `${manifest.display_name} asked Fermix to wait ${Math.ceil(waitMs / 1000)} s (until ${at.toISOString().slice(11, 19)} UTC), past the ${HOSTED_STARTUP.windowMs / 1000} s startup window, so it stopped trying; after that time run \`fermix plugins disable ${name}\` and \`fermix plugins enable ${name}\` (or switch it off and on on the Plugins screen).`;
+    state.last_error = `${manifest.display_name} asked Fermix to wait ${Math.ceil(waitMs / 1000)} s (until ${at.toISOString().slice(11, 19)} UTC), ${why}, so it stopped trying; after that time run \`fermix plugins disable ${name}\` and \`fermix plugins enable ${name}\` (or switch it off and on on the Plugins screen).`;
     settle();
   }
 
@@ -304,8 +304,9 @@ function createHostedRunner(spec: HostedPluginSpec, options: HostedRailOptions) 
       const busyMs = failure.code === 'remote_busy' && typeof failure.data?.retry_after_ms === 'number' ? failure.data.retry_after_ms : null;
       const delay = Math.max(backoff, busyMs ?? 0);
       const retryable = (failure.code === 'remote_unreachable' || failure.code === 'remote_busy') && state.attempts < HOSTED_STARTUP.attempts;
-      if (retryable && busyMs !== null && Date.now() - startedAt + delay > HOSTED_STARTUP.windowMs) return stopBusy(busyMs);
-      if (!retryable || Date.now() - startedAt + delay > HOSTED_STARTUP.windowMs) {
+      const inWindow = Date.now() - startedAt + delay <= HOSTED_STARTUP.windowMs;
+      if (!retryable || !inWindow) {
+        if (busyMs !== null) return stopBusy(busyMs, retryable ? `past the ${HOSTED_STARTUP.windowMs / 1000} s startup window` : `after ${state.attempts} attempts`);
         state.status = failure.code;
         return settle();
       }
