@@ -9,9 +9,9 @@
  * a policy refusal (`remote_security_blocked`), a protocol error or a contract mismatch stop at once.
  */
 import { z } from 'zod';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolResult } from '../../../core/capabilities/index.js';
 import { FermixError, isFermixError } from '../../../core/errors.js';
 import { FERMIX_VERSION } from '../../../core/version.js';
@@ -22,6 +22,25 @@ import { HOSTED_DEADLINES, HOSTED_LIMITS, protocolError, resultDepthExceeded } f
 import { createCallPacer, HOSTED_PACING } from './pacer.js';
 
 export { HOSTED_DEADLINES } from './limits.js';
+
+/**
+ * The MCP SDK (client, Streamable HTTP transport, its zod schemas) loads with the first hosted session,
+ * not when the daemon starts: evaluating it cost ~10 ms of every start, with or without hosted plugins.
+ */
+interface HostedSdk {
+  Client: typeof Client;
+  StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
+  StreamableHTTPError: typeof StreamableHTTPError;
+  schemas: typeof import('@modelcontextprotocol/sdk/types.js');
+}
+let sdk: HostedSdk | undefined;
+let sdkLoading: Promise<HostedSdk> | undefined;
+function loadHostedSdk(): Promise<HostedSdk> {
+  sdkLoading ??= Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/client/streamableHttp.js'), import('@modelcontextprotocol/sdk/types.js')]).then(
+    ([client, http, schemas]) => (sdk = { Client: client.Client, StreamableHTTPClientTransport: http.StreamableHTTPClientTransport, StreamableHTTPError: http.StreamableHTTPError, schemas }),
+  );
+  return sdkLoading;
+}
 const rawPage = z.object({ tools: z.array(z.object({ name: z.unknown() }).passthrough()), nextCursor: z.string().optional() }).passthrough();
 
 export interface HostedSessionOptions {
@@ -47,7 +66,8 @@ export function classifyHostedError(plugin: string, error: unknown): FermixError
     if (error.code === 'body_too_large') return err('response_too_large', `${plugin} answered with more than the hosted rail's 4 MiB response cap.`, 'Ask for less (a narrower query).', { plugin });
     return error;
   }
-  if (error instanceof StreamableHTTPError) {
+  // Before the SDK has loaded no session exists, so no SDK error can either.
+  if (sdk !== undefined && error instanceof sdk.StreamableHTTPError) {
     // The service forgot the session (reference §2.5: handled by re-initializing, hosted-rail.ts).
     if (error.code === 404) return err('remote_session_expired', `${plugin} ended the MCP session.`, 'Fermix opens a new session on its own; call again if it says so.', { plugin });
     if (error.code === 401) return err('reauthorization_required', `${plugin} rejected the stored access token.`, `Store a new one with \`fermix plugins auth set ${plugin}\` (or on the setup Plugins page).`, { plugin });
@@ -74,16 +94,23 @@ export function textOnly(plugin: string, tool: string, result: CallToolResult): 
 
 export function createHostedSession(options: HostedSessionOptions) {
   const { plugin } = options;
-  const client = new Client({ name: 'fermix-desktop', version: FERMIX_VERSION }, { capabilities: {} });
-  client.onerror = () => {};
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => options.onToolsChanged?.());
-  const transport = new StreamableHTTPClientTransport(new URL(options.url), { requestInit: { headers: { authorization: `Bearer ${options.token}` } }, fetch: hostedFetch(options.net, { plugin }) });
   const pacer = options.pacer ?? createCallPacer(plugin, options.pacing ?? HOSTED_PACING);
+  // Made by connect(), which every other step follows (the rail connects before it discovers or calls).
+  let opened: { client: Client; sdk: HostedSdk } | undefined;
+  const session = () => {
+    if (!opened) throw protocolError(plugin, 'the session was used before it connected');
+    return opened;
+  };
 
   return {
-    transport,
     pacer,
     async connect(): Promise<void> {
+      const loaded = await loadHostedSdk();
+      const client = new loaded.Client({ name: 'fermix-desktop', version: FERMIX_VERSION }, { capabilities: {} });
+      client.onerror = () => {};
+      client.setNotificationHandler(loaded.schemas.ToolListChangedNotificationSchema, () => options.onToolsChanged?.());
+      const transport = new loaded.StreamableHTTPClientTransport(new URL(options.url), { requestInit: { headers: { authorization: `Bearer ${options.token}` } }, fetch: hostedFetch(options.net, { plugin }) });
+      opened = { client, sdk: loaded };
       try {
         await client.connect(transport, { timeout: HOSTED_DEADLINES.initializeMs });
       } catch (error) {
@@ -96,6 +123,7 @@ export function createHostedSession(options: HostedSessionOptions) {
     },
     /** Discovery checked against the contract: the declared definitions, or a thrown mismatch. */
     async discover() {
+      const { client, sdk: loaded } = session();
       const items: { name?: unknown }[] = [];
       let cursor: string | undefined;
       let bytes = 0;
@@ -115,9 +143,10 @@ export function createHostedSession(options: HostedSessionOptions) {
         if (cursor !== undefined && Buffer.byteLength(cursor) > HOSTED_LIMITS.discoveryCursorBytes) throw protocolError(plugin, `a discovery cursor over ${HOSTED_LIMITS.discoveryCursorBytes} bytes`);
         if (cursor === undefined) break;
       }
-      return checkContract(plugin, options.declared, items);
+      return checkContract(plugin, options.declared, items, loaded.schemas.ToolSchema);
     },
     async call(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {
+      const { client, sdk: loaded } = session();
       // The 60 s call deadline includes the wait in the queue.
       const deadline = AbortSignal.timeout(HOSTED_DEADLINES.callMs);
       const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
@@ -135,7 +164,7 @@ export function createHostedSession(options: HostedSessionOptions) {
         if (bytes > HOSTED_LIMITS.resultBytes) throw err('response_too_large', `${plugin} answered ${tool} with ${bytes} bytes, more than the ${HOSTED_LIMITS.resultBytes}-byte cap.`, 'Ask for less (a narrower query).', { plugin, bytes });
         const depth = resultDepthExceeded(raw);
         if (depth !== null) throw protocolError(plugin, `the result of ${tool} is ${depth} levels deep (at most ${HOSTED_LIMITS.resultDepth})`, { tool, invalid_result: true });
-        const parsed = CallToolResultSchema.safeParse(raw);
+        const parsed = loaded.schemas.CallToolResultSchema.safeParse(raw);
         if (!parsed.success) throw protocolError(plugin, `the result of ${tool} is not a valid tools/call result`, { tool, invalid_result: true });
         return textOnly(plugin, tool, parsed.data as CallToolResult);
       }, combined);
@@ -143,7 +172,8 @@ export function createHostedSession(options: HostedSessionOptions) {
     /** Teardown is bounded: a service that hangs on close is left after 10 s. */
     async close(): Promise<void> {
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([client.close().catch(() => {}), new Promise<void>((resolve) => { timer = setTimeout(resolve, HOSTED_DEADLINES.teardownMs); })]);
+      if (!opened) return;
+      await Promise.race([opened.client.close().catch(() => {}), new Promise<void>((resolve) => { timer = setTimeout(resolve, HOSTED_DEADLINES.teardownMs); })]);
       clearTimeout(timer);
     },
   };

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
 import { FermixError } from '../../../core/errors.js';
 import type { McpToolDefinition } from '../../../mcp/client.js';
 import { checkToolSchemas } from './limits.js';
@@ -37,10 +37,11 @@ function mismatch(plugin: string, why: string, tools: string[]): FermixError {
 }
 
 /**
- * `upstream` is the raw tools/list items (only `name` looked at first). Returns the declared tools'
+ * `upstream` is the raw tools/list items (only `name` looked at first); `toolSchema` is the SDK's (passed
+ * in by the session, which loaded the SDK). Returns the declared tools'
  * parsed definitions in manifest order, or throws `upstream_contract_mismatch`.
  */
-export function checkContract(plugin: string, declared: readonly DeclaredTool[], upstream: readonly { name?: unknown }[]): McpToolDefinition[] {
+export function checkContract(plugin: string, declared: readonly DeclaredTool[], upstream: readonly { name?: unknown }[], toolSchema: typeof ToolSchema): McpToolDefinition[] {
   const wanted = new Map(declared.map((tool) => [tool.name, tool]));
   const byName = new Map<string, unknown>();
   for (const item of upstream) {
@@ -54,7 +55,7 @@ export function checkContract(plugin: string, declared: readonly DeclaredTool[],
   const changed: string[] = [];
   for (const tool of declared) checkToolSchemas(plugin, byName.get(tool.name) as { name?: unknown });
   for (const tool of declared) {
-    const parsed = ToolSchema.safeParse(byName.get(tool.name));
+    const parsed = toolSchema.safeParse(byName.get(tool.name));
     if (!parsed.success) {
       changed.push(tool.name);
       continue;
