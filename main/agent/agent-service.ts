@@ -349,10 +349,22 @@ export function createAgentService(deps: AgentServiceDeps) {
     if (handle && !shuttingDown && outcome.status !== 'interrupted') await autoCompact(conversationId, handle, turn.options, new AbortController().signal, turnId);
   }
 
+  function configuredMainRole(): Role | null {
+    try {
+      return mainAgentRole(deps.config());
+    } catch {
+      return null;
+    }
+  }
+
   /** Compacts when the next request would pass the threshold; a failure is logged, never the turn's. */
   async function autoCompact(conversationId: string, handle: ProviderHandle, options: TurnOptions, signal: AbortSignal, turnId: string): Promise<CompactionRow | null> {
     try {
-      const prepared = requests.prepare(conversationId, options.trust, options.origin ?? 'chat');
+      // The turn's own role and allowed tools: the overhead is what its request carries, and the same request
+      // shape keeps the request builder's tool and prompt caches (a role-less shape rebuilt both twice a turn).
+      // A bad [agents.main] role already failed the turn, named; here it only means no role.
+      const role = (options.role as Role | undefined) ?? configuredMainRole();
+      const prepared = requests.prepare(conversationId, options.trust, options.origin ?? 'chat', role, options.allowed_tools);
       if (!compactor.shouldCompact(conversationId, handle, overheadTokens(prepared.system, prepared.presentation.advertised))) return null;
       const row = await compactor.compact(conversationId, handle, { reason: 'auto', signal });
       if (row) logger.info('conversation compacted', { conversation_id: conversationId, turn_id: turnId, replaced: row.replaced_messages, tokens_before: row.tokens_before, tokens_after: row.tokens_after });

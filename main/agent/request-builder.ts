@@ -43,31 +43,46 @@ export function offerable(cap: Capability, trust: Trust, origin: Origin, role?: 
 
 export function createRequestBuilder(options: RequestBuilderOptions) {
   const prompts = createPromptCache();
-  let toolCache: { key: string; tools: ToolSet; presentation: ToolPresentation; visible: Capability[] } | undefined;
+  /**
+   * One entry per caller shape (trust, attended, role, allowed tools) for the current registry version: a turn
+   * asks for its role's list and auto-compaction for the role-less one, and a single slot rebuilt every tool's
+   * SDK schema three times a turn (garbage that held the daemon's RSS up, docs/decisions/0027).
+   */
+  type ToolEntry = { tools: ToolSet; presentation: ToolPresentation; visible: Capability[]; byName: Map<string, Capability> };
+  const toolCache = new Map<string, ToolEntry>();
+  let cachedVersion: unknown;
+  const MAX_TOOL_ENTRIES = 16;
 
-  function toolsFor(trust: Trust, origin: Origin, enabled: boolean, role: Role | null, allowed: readonly string[] | undefined) {
+  function toolsFor(trust: Trust, origin: Origin, enabled: boolean, role: Role | null, allowed: readonly string[] | undefined): ToolEntry {
+    if (cachedVersion !== options.registry.version) {
+      toolCache.clear();
+      cachedVersion = options.registry.version;
+    }
     const attended = ATTENDED_ORIGINS.has(origin);
-    const key = `${options.registry.version}|${trust}|${attended}|${enabled}|${role === null ? '' : `${role.name}:${role.tools.join(',')}`}|${allowed?.join(',') ?? '*'}`;
-    if (toolCache?.key !== key) {
+    const key = `${trust}|${attended}|${enabled}|${role === null ? '' : `${role.name}:${role.tools.join(',')}`}|${allowed?.join(',') ?? '*'}`;
+    let entry = toolCache.get(key);
+    if (!entry) {
       // A job's allowed_tools narrow the list (the registry's allowlist step); they never widen it.
       const visible = options.registry.list_for({ trust, ...(allowed ? { allowed_tools: allowed } : {}) }).filter((cap) => offerable(cap, trust, origin, role));
       const presentation = presentTools(visible, enabled);
-      toolCache = { key, tools: toSdkTools(presentation.advertised), presentation, visible };
+      entry = { tools: toSdkTools(presentation.advertised), presentation, visible, byName: new Map(visible.map((cap) => [cap.name, cap])) };
+      // Jobs with their own allowed_tools make new shapes: the oldest goes first.
+      if (toolCache.size >= MAX_TOOL_ENTRIES) toolCache.delete(toolCache.keys().next().value!);
+      toolCache.set(key, entry);
     }
-    return toolCache;
+    return entry;
   }
 
   return {
     prepare(conversationId: string, trust: Trust, origin: Origin = 'chat', role: Role | null = null, allowed?: readonly string[]): PreparedRequest & { presentation: ToolPresentation; promptRebuilt: boolean } {
       const enabled = options.deferralEnabled();
-      const { tools, presentation, visible } = toolsFor(trust, origin, enabled, role, allowed);
+      const { tools, presentation, visible, byName } = toolsFor(trust, origin, enabled, role, allowed);
       const now = options.now();
       const plugins = options.pluginStatus();
       const skills = options.skillCatalog(trust);
       const memory = options.memoryPrompt?.({ conversationId, trust, origin }) ?? '';
       const key = [options.registry.version, trust, ATTENDED_ORIGINS.has(origin), role?.name ?? '', role?.tools.join(',') ?? '', allowed?.join(',') ?? '*', enabled, now.toISOString().slice(0, 10), JSON.stringify(plugins), JSON.stringify(skills), memory].join('|');
       const { prompt, rebuilt } = prompts.get(conversationId, key, () => buildRuntimePrompt({ now, presentation, visible, plugins, skills, memory }));
-      const byName = new Map(visible.map((cap) => [cap.name, cap]));
       const deferred = presentation.deferred;
       return {
         system: prompt,

@@ -32,9 +32,18 @@ export function contextWindowOf(config: FermixConfig, provider: { name: string; 
   return config.providers[provider.name]?.context_window ?? knownContextWindow(provider.model) ?? DEFAULT_CONTEXT_WINDOW;
 }
 
+type AdvertisedTool = { name: string; description: string; parameters: unknown };
+/** Per advertised list (the request builder keeps one per registry version): serialising every schema twice a turn was garbage. */
+const toolTokens = new WeakMap<readonly AdvertisedTool[], number>();
+
 /** The request's fixed part: the system prompt and the advertised tool schemas. */
-export function overheadTokens(system: string, tools: readonly { name: string; description: string; parameters: unknown }[]): number {
-  return estimateTokens(system) + estimateTokens(JSON.stringify(tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }))));
+export function overheadTokens(system: string, tools: readonly AdvertisedTool[]): number {
+  let schemas = toolTokens.get(tools);
+  if (schemas === undefined) {
+    schemas = estimateTokens(JSON.stringify(tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters }))));
+    toolTokens.set(tools, schemas);
+  }
+  return estimateTokens(system) + schemas;
 }
 
 export function createCompactor(options: { store: CompactionStore; config: () => FermixConfig }) {

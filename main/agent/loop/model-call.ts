@@ -7,7 +7,7 @@
  * - per-request timeout from `[providers.<name>] timeout_ms`.
  */
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
-import { aiSdk } from '../ai-runtime.js';
+import { streamModelStep } from './model-stream.js';
 import { FermixError } from '../../core/errors.js';
 import type { ResolvedProvider } from '../providers/provider-config.js';
 import { classifyProviderError, type ClassifiedError } from '../providers/provider-errors.js';
@@ -107,29 +107,17 @@ async function streamOnce(handle: ProviderHandle, input: ModelCallInput, attempt
   const record = (outcome: AttemptRecord['outcome'], errorCode?: string) =>
     input.onAttempt({ provider: handle.provider, attempt, outcome, finishReason, inputTokens, outputTokens, durationMs: Date.now() - started, errorCode });
   try {
-    const result = aiSdk().streamText({
-      model: handle.model(),
-      system: input.system,
-      messages: input.messagesFor(handle),
-      tools: input.tools,
-      abortSignal: signal,
-      // Retries are ours (policy above); the SDK's own would retry after text went out.
-      maxRetries: 0,
-      onError: () => {},
-    });
-    for await (const part of result.fullStream) {
-      if (part.type === 'text-delta') {
+    for await (const part of streamModelStep({ model: handle.model(), system: input.system, messages: input.messagesFor(handle), tools: input.tools, signal })) {
+      if (part.type === 'text') {
         text += part.text;
         input.onDelta(part.text);
       } else if (part.type === 'tool-call') {
-        toolCalls.push({ id: part.toolCallId, name: part.toolName, args: part.input });
-      } else if (part.type === 'finish-step') {
-        finishReason = part.finishReason;
-        inputTokens = part.usage.inputTokens ?? inputTokens;
-        outputTokens = part.usage.outputTokens ?? outputTokens;
+        toolCalls.push({ id: part.id, name: part.name, args: part.input });
       } else if (part.type === 'finish') {
-        finishReason = part.finishReason ?? finishReason;
-      } else if (part.type === 'error') {
+        finishReason = part.finishReason;
+        inputTokens = part.inputTokens ?? inputTokens;
+        outputTokens = part.outputTokens ?? outputTokens;
+      } else {
         failure ??= part.error;
       }
     }

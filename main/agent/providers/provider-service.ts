@@ -10,7 +10,7 @@ import { acceptsImages } from './model-capabilities.js';
 import { aiSdk } from '../ai-runtime.js';
 import type { LanguageModel } from 'ai';
 import { listModels, probeOllama, type OllamaProbe } from './model-list.js';
-import { PROVIDER_SETUP_UI, providerApiKey, resolveProviders, type ProviderType } from './provider-config.js';
+import { PROVIDER_SETUP_UI, providerApiKey, resolveProviders, type ProviderType, type ResolvedProvider } from './provider-config.js';
 import type { SecretReader } from './secrets.js';
 
 export interface ProviderServiceOptions {
@@ -42,17 +42,34 @@ export function noProviderError(probe: OllamaProbe): FermixError {
   });
 }
 
+/** Built models kept, one per provider settings and key (a changed key or setting builds a new one). */
+const MAX_BUILT_MODELS = 8;
+
 export function createProviderService(options: ProviderServiceOptions) {
   const fetchImpl = options.fetch;
+  // Building a model builds the provider's zod schemas for its stream chunks (~150 KB a turn, all garbage
+  // by the next turn: docs/decisions/0027); the same settings and key reuse the model.
+  const built = new Map<string, LanguageModel>();
+  function modelFor(config: FermixConfig, provider: ResolvedProvider): LanguageModel {
+    const apiKey = providerApiKey(config, provider, options.secrets);
+    const id = JSON.stringify([provider, apiKey ?? null]);
+    let model = built.get(id);
+    if (!model) {
+      model = aiSdk().createLanguageModel(provider, apiKey, fetchImpl);
+      if (built.size >= MAX_BUILT_MODELS) built.delete(built.keys().next().value!);
+      built.set(id, model);
+    }
+    return model;
+  }
   return {
     /** Primary first, then fallbacks. Keys are read when a handle's model is first built. */
     handles(config: FermixConfig = options.config()): ProviderHandle[] {
       return resolveProviders(config).map((provider) => {
-        let built: LanguageModel | undefined;
+        let model: LanguageModel | undefined;
         return {
           provider,
           acceptsImages: acceptsImages(provider),
-          model: () => (built ??= aiSdk().createLanguageModel(provider, providerApiKey(config, provider, options.secrets), fetchImpl)),
+          model: () => (model ??= modelFor(config, provider)),
         };
       });
     },
