@@ -67,7 +67,8 @@ function pluginSection(inputs: PromptInputs): string[] {
     notReady.push(`- ${plugin.name} status=${plugin.status} — not connected; fix: ${fix}`);
     groups.delete(plugin.name);
   }
-  const ready = [...groups].sort(([a], [b]) => a.localeCompare(b)).map(([owner, names]) => `- ${owner}: ${names.join(', ')}`);
+  // By code units, not localeCompare: its first call loads ICU's collation data (~5 ms of the first turn).
+  const ready = [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([owner, names]) => `- ${owner}: ${names.join(', ')}`);
   return [...ready, ...notReady];
 }
 

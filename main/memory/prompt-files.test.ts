@@ -1,6 +1,6 @@
 // USER.md and MEMORY.md follow the database: rebuilt after each write and forget, owner-written rows
 // only (by promote target), 0600 files in a 0700 folder.
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -45,5 +45,18 @@ describe('USER.md and MEMORY.md', () => {
     memory.store({ key: 'timezone', value: 'Europe/Lisbon', category: 'identity' }, owner);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     for (const name of ['USER.md', 'MEMORY.md']) expect(statSync(join(dir, name)).mode & 0o777).toBe(0o600);
+  });
+
+  it('are left alone at start when current, and rewritten when someone edited them or their mode', () => {
+    memory.store({ key: 'timezone', value: 'Europe/Lisbon', category: 'identity' }, owner);
+    const current = statSync(join(dir, 'USER.md'));
+    createMemoryService({ db, promptFilesDir: dir }); // a daemon start
+    expect(statSync(join(dir, 'USER.md')).ino).toBe(current.ino); // not replaced: rewriting goes through a rename
+
+    writeFileSync(join(dir, 'USER.md'), 'edited by hand');
+    chmodSync(join(dir, 'MEMORY.md'), 0o644);
+    createMemoryService({ db, promptFilesDir: dir });
+    expect(read('USER.md')).toContain('- **timezone** (identity): Europe/Lisbon');
+    expect(statSync(join(dir, 'MEMORY.md')).mode & 0o777).toBe(0o600);
   });
 });

@@ -7,7 +7,7 @@
  * whole through a temporary file so a reader never sees half of one. Nothing reads them back: the
  * prompt is built from the database (prompt.ts), and guests are never sent either file.
  */
-import { chmodSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MemoryRow } from './admission.js';
 import type { MemoryStore } from './store.js';
@@ -31,7 +31,17 @@ function render(target: keyof typeof PROMPT_FILES, rows: readonly MemoryRow[]): 
   ].join('\n');
 }
 
+/** True when `path` already holds exactly `text`, owner-only: every daemon start rebuilds the files, and most find them current. */
+function alreadyWritten(path: string, text: string): boolean {
+  try {
+    return (statSync(path).mode & 0o777) === 0o600 && readFileSync(path, 'utf8') === text;
+  } catch {
+    return false;
+  }
+}
+
 function writeWhole(path: string, text: string): void {
+  if (alreadyWritten(path, text)) return;
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, text, { mode: 0o600 });
   renameSync(temporary, path);

@@ -157,5 +157,6 @@ export function loadSkills(locations: SkillLocations, reserved: ReadonlySet<stri
       }, `plugin ${entry.plugin}: skill ${entry.name}`);
     }
   }
-  return { skills: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), errors };
+  // By code units, not localeCompare: its first call loads ICU's collation data (~5 ms of every daemon start).
+  return { skills: [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), errors };
 }

@@ -48,6 +48,9 @@ export function createPluginStore(pluginsDir: string) {
   const stagingDir = join(pluginsDir, 'staging');
   const pluginDir = (name: string) => join(installedDir, name);
   const readPointer = (name: string, file: 'current' | 'pinned'): string | null => {
+    // Most catalog plugins are not installed: a failed read throws, and a thrown error with its stack cost
+    // ~0.3 ms per plugin on every daemon start; existsSync does not throw.
+    if (!existsSync(pluginDir(name))) return null;
     try {
       const value = readFileSync(join(pluginDir(name), file), 'utf8').trim();
       return VERSION_DIR.test(value) ? value : null;
