@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { FermixError } from '../../../core/errors.js';
 import { checkArgumentGuards, type ArgumentGuard } from './argument-guards.js';
 import { capResultItems, limitRequest, type CollectionPolicy } from './collection-policy.js';
+import { refusedUrl, visibleAscii, withOneInvisible } from '../../../../test/fixtures/hosted-mcp/guard-inputs.js';
 
 const policy: CollectionPolicy = { paginated: true, request_limit_pointer: '/page/limit', default_limit: 10, result_items_pointer: '/data/items', max_returned_items: 25 };
 const urlGuard: ArgumentGuard = { pointer: '/urls', kind: 'public_http_url_array', max_items: 8 };
@@ -57,45 +58,24 @@ describe('collection policy', () => {
   });
 });
 
-const octet = fc.integer({ min: 0, max: 255 });
-const hex = fc.integer({ min: 0, max: 0xffff }).map((value) => value.toString(16));
-const refusedHost = fc.oneof(
-  fc.tuple(octet, octet, octet).map(([a, b, c]) => `10.${a}.${b}.${c}`),
-  fc.tuple(octet, octet, octet).map(([a, b, c]) => `127.${a}.${b}.${c}`),
-  fc.tuple(fc.integer({ min: 16, max: 31 }), octet, octet).map(([a, b, c]) => `172.${a}.${b}.${c}`),
-  fc.tuple(octet, octet).map(([a, b]) => `192.168.${a}.${b}`),
-  fc.tuple(octet, octet).map(([a, b]) => `169.254.${a}.${b}`),
-  fc.tuple(fc.integer({ min: 224, max: 255 }), octet, octet, octet).map(([a, b, c, d]) => `${a}.${b}.${c}.${d}`),
-  fc.tuple(fc.integer({ min: 0xfe80, max: 0xfebf }), hex).map(([a, b]) => `[${a.toString(16)}::${b}]`),
-  fc.tuple(fc.integer({ min: 0xfc00, max: 0xfdff }), hex).map(([a, b]) => `[${a.toString(16)}::${b}]`),
-  fc.tuple(octet, octet).map(([a, b]) => `[::ffff:192.168.${a}.${b}]`),
-  fc.constantFrom('[::1]', '[::]', 'localhost', 'nas.local', 'git.internal', '0177.0.0.1', '2130706433'),
-);
-
 describe('argument guards', () => {
   it('public http(s) URLs pass; loopback, private, link-local, multicast and local-name hosts, other schemes and userinfo are refused', () => {
     const publicName = fc.domain().filter((name) => !/(^|\.)(localhost|local|internal)$/.test(name));
     fc.assert(fc.property(fc.array(fc.tuple(fc.constantFrom('http', 'https'), publicName, fc.webPath()), { maxLength: 8 }), (parts) => {
       expect(verdict(urlGuard, parts.map(([scheme, host, path]) => `${scheme}://${host}${path}`))).toBe('sent');
     }));
-    fc.assert(fc.property(refusedHost, (host) => {
-      expect(verdict(urlGuard, [`https://${host}/x`]), host).toBe('blocked_url');
+    fc.assert(fc.property(refusedUrl, (url) => {
+      expect(verdict(urlGuard, [url]), url).toBe('blocked_url');
     }), { numRuns: 500 });
-    fc.assert(fc.property(fc.constantFrom('ftp', 'file', 'javascript', 'data', 'ws', 'wss', 'gopher'), (scheme) => {
-      expect(verdict(urlGuard, [`${scheme}://example.com/`])).toBe('blocked_url');
-    }));
-    expect([verdict(urlGuard, ['https://me@example.com/']), verdict(urlGuard, ['https://me:pw@example.com/']), verdict(urlGuard, ['https://example.com/\n'])]).toEqual(['blocked_url', 'blocked_url', 'blocked_url']);
     expect([verdict(urlGuard, 'https://example.com/'), verdict(urlGuard, [7]), verdict(urlGuard, Array(9).fill('https://example.com/')), verdict(urlGuard, undefined)]).toEqual(['invalid_arguments', 'invalid_arguments', 'invalid_arguments', 'sent']);
   });
 
   it('strings of 0x20–0x7E only pass the ASCII guard; one other character anywhere is refused', () => {
-    const visible = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 30 });
-    fc.assert(fc.property(fc.array(visible, { maxLength: 8 }), (tags) => {
+    fc.assert(fc.property(fc.array(visibleAscii(), { maxLength: 8 }), (tags) => {
       expect(verdict(asciiGuard, tags)).toBe('sent');
     }));
-    fc.assert(fc.property(visible, fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.constant(0x7f), fc.integer({ min: 0x80, max: 0x10ffff })), fc.nat(), (text, code, at) => {
-      const cut = at % (text.length + 1);
-      expect(verdict(asciiGuard, [text.slice(0, cut) + String.fromCodePoint(code) + text.slice(cut)])).toBe('invalid_arguments');
+    fc.assert(fc.property(withOneInvisible, (text) => {
+      expect(verdict(asciiGuard, ['fine', text])).toBe('invalid_arguments');
     }), { numRuns: 500 });
     expect(verdict(asciiGuard, Array(9).fill('a'))).toBe('invalid_arguments');
   });
