@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FermixError } from '../core/errors.js';
@@ -145,6 +145,27 @@ describe('jailStatus', () => {
   it('is off when disabled or not on Linux', async () => {
     expect((await jailStatus({ enabled: false })).reason).toContain('disabled');
     expect((await jailStatus({ platform: 'darwin' })).reason).toContain('only on Linux');
+  });
+
+  // Stand-ins for bwrap on a host whose kernel refuses namespaces: the probes' verdicts, not the kernel's.
+  const fakeBwrap = (script: string) => {
+    const dir = mkdtempSync(path.join(dirs.root, 'fake-bwrap-'));
+    writeFileSync(path.join(dir, 'bwrap'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+    return dir;
+  };
+
+  it('runs without a pid namespace where only that is refused, and says so', async () => {
+    const searchPath = fakeBwrap('case "$*" in *--unshare-pid*) echo "bwrap: Creating new namespace failed: Operation not permitted" >&2; exit 1;; esac; exit 0');
+    const status = await jailStatus({ searchPath });
+    expect(status).toMatchObject({ active: true, pidNamespace: false });
+    expect(status.reason).toContain('without a private pid namespace (bwrap: Creating new namespace failed: Operation not permitted)');
+  });
+
+  it('is off, with the sysctl to change, where bwrap cannot sandbox at all', async () => {
+    const searchPath = fakeBwrap('echo "bwrap: No permissions to creating new namespace" >&2; exit 1');
+    const status = await jailStatus({ searchPath });
+    expect(status).toMatchObject({ active: false, pidNamespace: false, fix: expect.stringContaining('unprivileged_userns_clone') });
+    expect(status.reason).toContain('bwrap cannot create a sandbox here: bwrap: No permissions to creating new namespace');
   });
 
   it('refuses to run unjailed when the jail is required', async () => {
