@@ -145,4 +145,26 @@ describe('Eden setup screen', () => {
     }
     expect(errors.filter((error) => !error.includes('status of 422'))).toEqual([]);
   });
+
+  it('a service that asks for a wait past the 60 s startup window shows Busy with the time it asked for', async () => {
+    fake.intercept = (message) => (message.method === 'initialize' ? { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '120' }, body: '{}' } : undefined);
+    try {
+      await page.getByRole('switch', { name: 'Eden enabled' }).click();
+      await badge().getByText('Disabled').waitFor();
+      await page.getByRole('switch', { name: 'Eden enabled' }).click();
+      await badge().getByText('Busy').waitFor({ timeout: 20_000 });
+      await card().getByText(/asked Fermix to wait 120 s \(until \d\d:\d\d:\d\d UTC\), past the 60 s startup window/).waitFor();
+      await badge().scrollIntoViewIfNeeded();
+      await saveScreenshot(page, 'plugins-eden-busy-1280x800-light');
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await badge().scrollIntoViewIfNeeded();
+      await saveScreenshot(page, 'plugins-eden-busy-390x844-dark');
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.setViewportSize({ width: 1280, height: 800 });
+    } finally {
+      fake.intercept = null;
+    }
+    expect(errors.filter((error) => !error.includes('status of 422'))).toEqual([]);
+  });
 });
