@@ -72,9 +72,13 @@ function pluginSection(inputs: PromptInputs): string[] {
   return [...ready, ...notReady];
 }
 
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
+
 export function buildRuntimePrompt(inputs: PromptInputs): string {
   const date = inputs.now.toISOString().slice(0, 10);
-  const weekday = inputs.now.toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' });
+  // From a table, not toLocaleDateString: formatting a date loads ICU's locale data, ~4 MB of the node
+  // binary made resident for one English word (docs/decisions/0027, third pass).
+  const weekday = WEEKDAYS[inputs.now.getUTCDay()];
   const out = [
     'You are Fermix, a personal AI agent running on the owner\'s own computer. You act through the tools offered to you; every tool call is checked by policy and recorded in an audit trail, and some need the owner\'s approval.',
     'Answer plainly. When a tool fails, read its error tag and hint before trying again; do not repeat an identical call.',
