@@ -8,6 +8,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolResult } from '../core/capabilities/capability.js';
+import type { CancellationView } from '../core/capabilities/runtime.js';
 import { FermixError } from '../core/errors.js';
 import { FERMIX_VERSION } from '../core/version.js';
 
@@ -46,7 +47,8 @@ export interface McpConnectionOptions {
 }
 
 export interface McpCallOptions {
-  signal?: AbortSignal;
+  /** An AbortSignal, or the invoke boundary's cheaper cancellation (ExecutionContext.cancellation). */
+  signal?: AbortSignal | CancellationView;
 }
 
 export interface McpConnection {
@@ -59,6 +61,9 @@ export interface McpConnection {
 
 /** A call may be extended by progress, but never past this many timeouts in total. */
 export const MAX_PROGRESS_EXTENSIONS = 10;
+
+/** Asking for progress is what lets the server send it (and so extend the call); its content is not used. */
+const EXTEND_ON_PROGRESS = (): void => {};
 
 function withDeadline<T>(work: Promise<T>, ms: number, what: string, label: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -154,8 +159,11 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
         resetTimeoutOnProgress: true,
         // Any progress notification extends the call; an endless stream of them still ends.
         maxTotalTimeout: options.timeoutMs * MAX_PROGRESS_EXTENSIONS,
-        onprogress: () => {},
-        signal: callOptions.signal,
+        onprogress: EXTEND_ON_PROGRESS,
+        // The SDK (1.32, pinned) only listens to the signal: throwIfAborted, aborted, reason and an 'abort'
+        // listener, which a CancellationView offers without an AbortSignal's per-call cost.
+        // test/mcp-call-cancel.test.ts proves a cancelled call reaches the server.
+        signal: callOptions.signal as AbortSignal | undefined,
       })) as CallToolResult;
       const bound = textResultBound(result);
       const bytes = bound !== null && bound <= limits.maxResultBytes ? bound : Buffer.byteLength(JSON.stringify(result));

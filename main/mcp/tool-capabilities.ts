@@ -6,6 +6,7 @@
  */
 import type { Capability, ToolResult } from '../core/capabilities/capability.js';
 import type { CapabilityRegistry } from '../core/capabilities/registry.js';
+import type { CancellationView } from '../core/capabilities/runtime.js';
 import type { McpToolDefinition } from './client.js';
 import type { McpServerConfig } from './config.js';
 import { nameTools } from './naming.js';
@@ -23,7 +24,7 @@ export interface BuildOptions {
   tools: readonly McpToolDefinition[];
   registry: CapabilityRegistry;
   pinning: Pinning;
-  call: (tool: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<ToolResult>;
+  call: (tool: string, args: Record<string, unknown>, signal: AbortSignal | CancellationView) => Promise<ToolResult>;
   onCollision?: (tool: string, registered: string) => void;
 }
 
@@ -69,9 +70,9 @@ export function buildToolCapabilities(options: BuildOptions): Capability[] {
       // this call, so the invoke boundary's audit bookkeeping overlaps the server's work instead of preceding it.
       executor: (args, context) => {
         if (options.pinning.needsCheck(server, tool.name)) {
-          return options.pinning.check(server, tool.name, cap, args, context).then(() => options.call(tool.name, args, context.signal));
+          return options.pinning.check(server, tool.name, cap, args, context).then(() => options.call(tool.name, args, context.cancellation ?? context.signal));
         }
-        return options.call(tool.name, args, context.signal);
+        return options.call(tool.name, args, context.cancellation ?? context.signal);
       },
     };
     return cap;

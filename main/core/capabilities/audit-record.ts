@@ -160,24 +160,30 @@ function fieldSet(fields: readonly string[]): ReadonlySet<string> {
  * the strings under those names (and every over-long string) become a ContentDigest.
  */
 export function redactSecrets(value: unknown, secretFields: readonly string[] = NO_FIELDS, contentFields: readonly string[] = NO_FIELDS): unknown {
-  const names = secretNameSet(secretFields);
-  const bodies = fieldSet(contentFields);
-  const seen = new Set<object>();
-  const walk = (v: unknown, key: string | null, depth: number): unknown => {
-    if (typeof v === 'string') return (key !== null && bodies.has(key)) || (bodies.size > 0 && v.length > MAX_AUDIT_STRING_CHARS) ? digestContent(v) : redactText(v);
-    if (v === null || typeof v !== 'object') return v;
-    if (seen.has(v)) return '[CIRCULAR]';
-    if (depth >= MAX_DEPTH) return '[TRUNCATED]';
-    seen.add(v);
-    if (Array.isArray(v)) return v.map((item) => walk(item, null, depth + 1));
-    const out: Record<string, unknown> = {};
-    for (const [name, inner] of Object.entries(v as Record<string, unknown>)) {
-      const secret = names.has(name.toLowerCase()) || (isSecretFieldName(name) && inner !== null && typeof inner !== 'boolean');
-      out[redactText(name)] = secret ? REDACTED : walk(inner, name, depth + 1);
-    }
-    return out;
-  };
-  return walk(value, null, 0);
+  return redactWalk({ names: secretNameSet(secretFields), bodies: fieldSet(contentFields), seen: new Set<object>() }, value, null, 0);
+}
+
+interface RedactionWalk {
+  names: ReadonlySet<string>;
+  bodies: ReadonlySet<string>;
+  seen: Set<object>;
+}
+
+// A module-level function rather than a closure per record: this runs for every audited call.
+function redactWalk(walk: RedactionWalk, v: unknown, key: string | null, depth: number): unknown {
+  if (typeof v === 'string') return (key !== null && walk.bodies.has(key)) || (walk.bodies.size > 0 && v.length > MAX_AUDIT_STRING_CHARS) ? digestContent(v) : redactText(v);
+  if (v === null || typeof v !== 'object') return v;
+  if (walk.seen.has(v)) return '[CIRCULAR]';
+  if (depth >= MAX_DEPTH) return '[TRUNCATED]';
+  walk.seen.add(v);
+  if (Array.isArray(v)) return v.map((item) => redactWalk(walk, item, null, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const name of Object.keys(v)) {
+    const inner = (v as Record<string, unknown>)[name];
+    const secret = walk.names.has(name.toLowerCase()) || (isSecretFieldName(name) && inner !== null && typeof inner !== 'boolean');
+    out[redactText(name)] = secret ? REDACTED : redactWalk(walk, inner, name, depth + 1);
+  }
+  return out;
 }
 
 export function argsMetadata(args: Record<string, unknown>): ArgsMetadata {
@@ -262,6 +268,17 @@ export interface AuditInput {
   notes?: Record<string, string | number | boolean | null> | null;
 }
 
+// Calls come many to a millisecond on a busy path: the last conversion is kept.
+let lastTime = Number.NaN;
+let lastIso = '';
+function isoTime(ms: number): string {
+  if (ms !== lastTime) {
+    lastIso = new Date(ms).toISOString();
+    lastTime = ms;
+  }
+  return lastIso;
+}
+
 export function buildAuditRecord(input: AuditInput): AuditRecord {
   const cap = input.capability;
   // An unknown name has no declared behavior: redact, since the arguments came from a model.
@@ -272,7 +289,7 @@ export function buildAuditRecord(input: AuditInput): AuditRecord {
     ? cached(contentFieldLists, extraContent as readonly unknown[], () => [...DEFAULT_CONTENT_FIELDS, ...extraContent.filter((f): f is string => typeof f === 'string')])
     : DEFAULT_CONTENT_FIELDS;
   return {
-    time: new Date(input.time).toISOString(),
+    time: isoTime(input.time),
     conversation_id: input.conversation_id ?? null,
     trust: input.trust,
     origin: input.origin,

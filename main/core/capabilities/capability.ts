@@ -2,6 +2,7 @@
  * The capability: one entry in the one registry (seed 000 "Capability shape" + seed 004 "Capability metadata").
  * Environment-neutral: executors receive an ExecutionContext whose node-side services are injected.
  */
+import type { CancellationView } from './runtime.js';
 
 export const POLICY_CLASSES = ['read_only', 'read_write', 'exec', 'network', 'external_api', 'gui_control'] as const;
 export type PolicyClass = (typeof POLICY_CLASSES)[number];
@@ -57,6 +58,11 @@ export interface ExecutionContext {
   /** False when nobody can answer a question during this call (a piped CLI, a job): tools that would ask refuse instead. */
   interactive?: boolean;
   signal: AbortSignal;
+  /**
+   * The same cancellation as `signal` for an executor that only listens for it (an MCP call hands it
+   * to the SDK): the invoke boundary makes the AbortSignal only when `signal` is read (2–3 µs a call).
+   */
+  cancellation?: CancellationView;
   /** Node-side services (sandbox, store, …) injected by the composition root; typed by each tool. */
   services: Record<string, unknown>;
 }

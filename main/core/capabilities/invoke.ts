@@ -16,7 +16,7 @@ import type { ListFilter } from './filter.js';
 import type { GateMode, PermissionGate, GateDecision } from './permission-gate.js';
 import type { CapabilityRegistry } from './registry.js';
 import type { Role } from './roles.js';
-import { newAbortController, onAbort, startTimer } from './runtime.js';
+import { Cancellation, onAbort, startTimer } from './runtime.js';
 import { truncateResult } from './truncate.js';
 import { createArgsValidator, type ArgsValidator } from './validate-args.js';
 
@@ -131,6 +131,90 @@ function toToolError(cap: Capability, error: unknown): FermixError {
   });
 }
 
+/**
+ * One executor run: its timeout, the caller's signal and its own cancellation. A class rather than
+ * closures: it is created on every call, and each closure is another allocation (and, under tsx, a
+ * defineProperty for its name) on the invoke boundary's path (bench/suites/mcp.ts, decision 0020).
+ */
+class ExecutorRun {
+  readonly cancellation = new Cancellation();
+  private settled = false;
+  private stopTimer: (() => void) | undefined;
+  private detach: (() => void) | undefined;
+  private resolve!: (result: ToolResult) => void;
+  private reject!: (error: unknown) => void;
+
+  constructor(private readonly cap: Capability, private readonly timeoutMs: number) {}
+
+  start(args: Record<string, unknown>, context: InvokeContext, trust: Trust): Promise<ToolResult> {
+    const done = new Promise<ToolResult>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    const cap = this.cap;
+    this.detach = onAbort(context.signal, () => this.stop(new FermixError({ code: 'cancelled', message: `${cap.name} was cancelled.`, hint: '', data: { name: cap.name } })));
+    if (this.settled) return done;
+    const cancellation = this.cancellation;
+    const execution: ExecutionContext = {
+      trust,
+      origin: context.origin,
+      conversationId: context.conversationId,
+      turnId: context.turnId,
+      cwd: context.cwd,
+      interactive: context.interactive !== false && !UNATTENDED_ORIGINS.has(context.origin),
+      // Made on first read: most executors never look at it, and creating one costs more than the rest of this object.
+      get signal() {
+        return cancellation.signal;
+      },
+      cancellation,
+      services: context.services ?? {},
+    };
+    let pending: Promise<ToolResult>;
+    try {
+      pending = Promise.resolve(cap.executor!(args, execution));
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    // Started once the executor has sent its work on its way (no timer can fire while it runs synchronously).
+    if (!this.settled) {
+      this.stopTimer = startTimer(this.timeoutMs, () => this.stop(new FermixError({
+        code: 'timeout',
+        message: `${cap.name} did not finish within ${this.timeoutMs} ms and was stopped.`,
+        hint: 'Try a smaller request (a narrower path, pattern or range).',
+        data: { name: cap.name, timeout_ms: this.timeoutMs },
+      })));
+    }
+    pending.then((result) => this.finish(result, null), (error: unknown) => this.finish(null, error));
+    return done;
+  }
+
+  private stop(error: FermixError): void {
+    if (this.settled) return;
+    // Abort first so the executor can stop its work (kill a process group, close a socket).
+    this.cancellation.abort(error);
+    this.finish(null, error);
+  }
+
+  private finish(result: ToolResult | null, error: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.stopTimer?.();
+    this.detach?.();
+    if (result === null) this.reject(error);
+    else this.resolve(result);
+  }
+}
+
+/** What every audit record of one call shares. */
+interface CallFacts {
+  started: number;
+  context: InvokeContext;
+  trust: Trust;
+  name: string;
+  cap: Capability | undefined;
+  args: unknown;
+}
+
 export function createInvoker(options: InvokerOptions): Invoker {
   const now = options.now ?? Date.now;
   const validator: ArgsValidator = createArgsValidator();
@@ -138,57 +222,34 @@ export function createInvoker(options: InvokerOptions): Invoker {
   const maxChars = options.maxOutputChars ?? 100_000;
   const reportAuditError = options.onAuditError ?? ((error: unknown) => void Promise.reject(error));
 
-  function run(cap: Capability, args: Record<string, unknown>, context: InvokeContext, trust: Trust): Promise<ToolResult> {
-    const executor = cap.executor!;
-    const timeoutMs = typeof cap.timeout_ms === 'number' && cap.timeout_ms > 0 ? cap.timeout_ms : DEFAULT_TIMEOUT_MS;
-    const controller = newAbortController();
-    return new Promise<ToolResult>((resolve, reject) => {
-      let settled = false;
-      let stopTimer = () => {};
-      let detach = () => {};
-      const finish = (settle: () => void) => {
-        if (settled) return;
-        settled = true;
-        stopTimer();
-        detach();
-        settle();
-      };
-      const stop = (error: FermixError) => {
-        // Abort first so the executor can stop its work (kill a process group, close a socket).
-        controller.abort(error);
-        finish(() => reject(error));
-      };
-      detach = onAbort(context.signal, () =>
-        stop(new FermixError({ code: 'cancelled', message: `${cap.name} was cancelled.`, hint: '', data: { name: cap.name } })));
-      if (settled) return;
-      const execution: ExecutionContext = {
-        trust,
-        origin: context.origin,
-        conversationId: context.conversationId,
-        turnId: context.turnId,
-        cwd: context.cwd,
-        interactive: context.interactive !== false && !UNATTENDED_ORIGINS.has(context.origin),
-        signal: controller.signal,
-        services: context.services ?? {},
-      };
-      let pending: Promise<ToolResult>;
-      try {
-        pending = Promise.resolve(executor(args, execution));
-      } catch (error) {
-        pending = Promise.reject(error);
-      }
-      // Started once the executor has sent its work on its way (no timer can fire while it runs synchronously).
-      if (!settled) {
-        stopTimer = startTimer(timeoutMs, () =>
-          stop(new FermixError({
-            code: 'timeout',
-            message: `${cap.name} did not finish within ${timeoutMs} ms and was stopped.`,
-            hint: 'Try a smaller request (a narrower path, pattern or range).',
-            data: { name: cap.name, timeout_ms: timeoutMs },
-          })));
-      }
-      pending.then((result) => finish(() => resolve(result)), (error: unknown) => finish(() => reject(error)));
+  function record(call: CallFacts, fields: Partial<AuditInput> & Pick<AuditInput, 'decision'>) {
+    return buildAuditRecord({
+      time: call.started,
+      conversation_id: call.context.conversationId,
+      trust: call.trust,
+      origin: call.context.origin,
+      name: call.name,
+      capability: call.cap,
+      args: isRecord(call.args) ? call.args : { arguments: call.args },
+      duration_ms: now() - call.started,
+      ...fields,
     });
+  }
+
+  function audit(call: CallFacts, fields: Partial<AuditInput> & Pick<AuditInput, 'decision'>): void {
+    try {
+      options.audit.write(record(call, fields));
+    } catch (error) {
+      reportAuditError(error);
+    }
+  }
+
+  function complete(prepared: PreparedAudit | null, outcome: AuditOutcome): void {
+    try {
+      prepared?.write(outcome);
+    } catch (error) {
+      reportAuditError(error);
+    }
   }
 
   return {
@@ -197,32 +258,15 @@ export function createInvoker(options: InvokerOptions): Invoker {
       const started = now();
       const trust: Trust = context.trust === 'operator' ? 'operator' : 'guest';
       const cap = options.registry.find(name);
-      const record = (fields: Partial<AuditInput> & Pick<AuditInput, 'decision'>) => buildAuditRecord({
-        time: started,
-        conversation_id: context.conversationId,
-        trust,
-        origin: context.origin,
-        name,
-        capability: cap,
-        args: isRecord(args) ? args : { arguments: args },
-        duration_ms: now() - started,
-        ...fields,
-      });
-      const audit = (fields: Partial<AuditInput> & Pick<AuditInput, 'decision'>) => {
-        try {
-          options.audit.write(record(fields));
-        } catch (error) {
-          reportAuditError(error);
-        }
-      };
+      const call: CallFacts = { started, context, trust, name, cap, args };
 
       if (cap === undefined) {
-        audit({ decision: 'rejected', error_code: 'unknown_capability' });
+        audit(call, { decision: 'rejected', error_code: 'unknown_capability' });
         throw unknownCapability(name);
       }
-      const rejection = options.registry.rejection(cap, { ...context.filter, trust });
+      const rejection = options.registry.rejection(cap, context.filter === undefined ? { trust } : { ...context.filter, trust });
       if (rejection !== null) {
-        audit({ decision: 'deny', rule: `filter: ${rejection.step}`, error_code: 'policy_denied' });
+        audit(call, { decision: 'deny', rule: `filter: ${rejection.step}`, error_code: 'policy_denied' });
         throw new FermixError({
           code: 'policy_denied',
           message: rejection.reason,
@@ -240,11 +284,11 @@ export function createInvoker(options: InvokerOptions): Invoker {
         }
         validator.validate(cap, args);
       } catch (error) {
-        audit({ decision: 'rejected', error_code: isFermixError(error) ? error.code : 'invalid_arguments' });
+        audit(call, { decision: 'rejected', error_code: isFermixError(error) ? error.code : 'invalid_arguments' });
         throw error;
       }
       if (typeof cap.executor !== 'function') {
-        audit({ decision: 'rejected', error_code: 'not_implemented' });
+        audit(call, { decision: 'rejected', error_code: 'not_implemented' });
         throw notImplemented(cap);
       }
 
@@ -252,23 +296,23 @@ export function createInvoker(options: InvokerOptions): Invoker {
       const decision = options.gate.decide({ capability: cap, args, interactive, origin: context.origin, role: context.role, mode: context.mode });
       let approval: ApprovalAnswer | null = null;
       if (decision.decision === 'deny') {
-        audit({ decision: 'deny', rule: decision.rule, error_code: 'permission_denied' });
+        audit(call, { decision: 'deny', rule: decision.rule, error_code: 'permission_denied' });
         throw permissionDenied(cap, decision);
       }
       if (decision.decision === 'ask') {
         if (!interactive || options.approvals === undefined) {
           const unanswerable = { ...decision, decision: 'deny' as const, reason: `${decision.reason} Nobody can answer an approval request on this path.` };
-          audit({ decision: 'deny', rule: decision.rule, error_code: 'permission_denied' });
+          audit(call, { decision: 'deny', rule: decision.rule, error_code: 'permission_denied' });
           throw permissionDenied(cap, unanswerable);
         }
         try {
           approval = await options.approvals.request({ capability: cap, args, reason: decision.reason, origin: context.origin, conversation_id: context.conversationId, signal: context.signal, unjailed: decision.unjailed });
         } catch (error) {
-          audit({ decision: 'deny', rule: decision.rule, error_code: isFermixError(error) ? error.code : 'cancelled' });
+          audit(call, { decision: 'deny', rule: decision.rule, error_code: isFermixError(error) ? error.code : 'cancelled' });
           throw error;
         }
         if (approval === 'deny') {
-          audit({ decision: 'deny', rule: decision.rule, approval, error_code: 'permission_denied' });
+          audit(call, { decision: 'deny', rule: decision.rule, approval, error_code: 'permission_denied' });
           throw permissionDenied(cap, { ...decision, decision: 'deny', reason: 'the person declined the approval request.' });
         }
       }
@@ -276,35 +320,29 @@ export function createInvoker(options: InvokerOptions): Invoker {
       const runStarted = now();
       // The executor gets its own copy: it cannot alter the audited arguments or the loop's history.
       const ownArgs = JSON.parse(JSON.stringify(args)) as Record<string, unknown>;
-      const running = run(cap, ownArgs, context, trust);
-      // The executor has started: a local MCP call's request is already on its way, and the server works on
-      // it on the other core. The record's outcome-independent part (redacted arguments, the row, most of
-      // its journal line) is built now, in that wait, so only the outcome is left once the call returns.
-      // It is still written (journaled) before the result is returned, as before.
+      const timeoutMs = typeof cap.timeout_ms === 'number' && cap.timeout_ms > 0 ? cap.timeout_ms : DEFAULT_TIMEOUT_MS;
+      const running = new ExecutorRun(cap, timeoutMs).start(ownArgs, context, trust);
+      // The executor has started: a local MCP call's request is already on its way to the server. The
+      // record's outcome-independent part (redacted arguments, the row, most of its journal line) is built
+      // now, while the server works (free when a core is idle for it), so only the outcome is left once the
+      // call returns. The record is still written (journaled) before the result is returned.
       let prepared: PreparedAudit | null = null;
       try {
-        prepared = prepareAudit(options.audit, record({ decision: 'allow', rule: decision.rule, approval }));
+        prepared = prepareAudit(options.audit, record(call, { decision: 'allow', rule: decision.rule, approval }));
       } catch (error) {
         reportAuditError(error);
       }
-      const complete = (outcome: AuditOutcome) => {
-        try {
-          prepared?.write(outcome);
-        } catch (error) {
-          reportAuditError(error);
-        }
-      };
       let result: ToolResult;
       try {
         result = await running;
         if (!isRecord(result) || typeof result.text !== 'string') throw new Error('the tool returned a malformed result (no text)');
       } catch (error) {
         const mapped = toToolError(cap, error);
-        complete({ duration_ms: now() - runStarted, error_code: mapped.code });
+        complete(prepared, { duration_ms: now() - runStarted, error_code: mapped.code });
         throw mapped;
       }
       const truncated = truncateResult(cap, result, maxChars);
-      complete({ duration_ms: now() - runStarted, result_bytes: truncated.bytes, truncated: truncated.truncated, notes: result.audit ?? null });
+      complete(prepared, { duration_ms: now() - runStarted, result_bytes: truncated.bytes, truncated: truncated.truncated, notes: result.audit ?? null });
       return truncated.result;
     },
   };

@@ -15,7 +15,7 @@ import type { Capability, Origin } from './capability.js';
 import { isMutating, isNetwork } from './derive.js';
 import { roleGrants, type Role } from './roles.js';
 import { isScopedAllowFor, runsCommands, UNJAILED_WARNING } from './unjailed.js';
-import { canonicalArgs, describeRule, ruleMatches, type CanonicalArgs, type Rule, type RuleAction, type RuleStore } from './rules.js';
+import { canonicalArgs, describeRule, patternMatches, permissionMatches, type CanonicalArgs, type Rule, type RuleAction, type RuleStore } from './rules.js';
 
 export const GATE_MODES = ['ask', 'auto', 'read_only'] as const;
 export type GateMode = (typeof GATE_MODES)[number];
@@ -74,7 +74,10 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     decide(call) {
       const cap = call.capability;
       const mode = call.mode ?? gateMode;
-      const canonical = canonicalArgs(cap, call.args);
+      // Only a rule with a pattern needs the canonical argument string (or a reader of the decision's
+      // `canonical`): computing it serializes the arguments, which for a large MCP argument is most of the call.
+      let canonicalValue: CanonicalArgs | undefined;
+      const canonical = (): CanonicalArgs => (canonicalValue ??= canonicalArgs(cap, call.args));
       const mutating = isMutating(cap);
       const unjailed = options.commandsUnjailed === true && runsCommands(cap);
       const made = (decision: RuleAction, rule: string, reason: string, matched: Rule | null = null): GateDecision => ({
@@ -82,7 +85,9 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         rule,
         matched_rule: matched,
         reason,
-        canonical,
+        get canonical() {
+          return canonical();
+        },
         unjailed,
       });
       let skippedBroad: string | undefined;
@@ -97,7 +102,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       const rules = options.rules.load();
       for (let i = rules.length - 1; i >= 0; i -= 1) {
         const rule = rules[i];
-        if (!ruleMatches(rule, cap, canonical)) continue;
+        if (!permissionMatches(rule.permission, cap) || (rule.pattern !== undefined && !patternMatches(rule.pattern, canonical(), rule.action))) continue;
         const text = describeRule(rule);
         // Without the jail only a rule scoped to one program (and subcommand) approves: `*` would
         // hand the model the account's full rights.

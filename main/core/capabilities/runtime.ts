@@ -20,6 +20,68 @@ export function newAbortController(): AbortController {
   return new host.AbortController();
 }
 
+/** What a call's cancellation offers a listener: the part of AbortSignal that listening uses. */
+export interface CancellationView {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  throwIfAborted(): void;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/**
+ * One call's cancellation. An AbortController costs 2–3 µs to create in Node 20 (its signal is an
+ * EventTarget given another prototype), on every capability call; this costs nothing until someone
+ * listens, and a real AbortSignal is made from it only when an executor asks for one (`signal`).
+ * Listeners run once, in the order added, like an AbortSignal's; one added after the abort never runs.
+ */
+export class Cancellation implements CancellationView {
+  aborted = false;
+  reason: unknown = undefined;
+  private listeners: (() => void)[] | undefined;
+  private controller: AbortController | undefined;
+
+  throwIfAborted(): void {
+    if (this.aborted) throw this.reason;
+  }
+
+  addEventListener(type: 'abort', listener: () => void): void {
+    if (type !== 'abort' || this.aborted) return;
+    (this.listeners ??= []).push(listener);
+  }
+
+  removeEventListener(type: 'abort', listener: () => void): void {
+    const index = type === 'abort' && this.listeners ? this.listeners.indexOf(listener) : -1;
+    if (index >= 0) this.listeners!.splice(index, 1);
+  }
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    const listeners = this.listeners;
+    this.listeners = undefined;
+    for (const listener of listeners ?? []) {
+      try {
+        listener.call(this);
+      } catch (error) {
+        // As an EventTarget does: one throwing listener neither stops the others nor disappears.
+        void Promise.reject(error);
+      }
+    }
+  }
+
+  /** A real AbortSignal that aborts with this (with the same reason), made on first use. */
+  get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      const controller = (this.controller = newAbortController());
+      if (this.aborted) controller.abort(this.reason);
+      else this.addEventListener('abort', () => controller.abort(this.reason));
+    }
+    return this.controller.signal;
+  }
+}
+
 /** Calls `callback` once after `ms`; returns the canceller. */
 export function startTimer(ms: number, callback: () => void): () => void {
   const handle = host.setTimeout(callback, ms);
