@@ -67,14 +67,17 @@ async function loadDaemonBundle() {
   handOverSqlite(compileSqliteInBackground(file));
   try {
     // ASCII by construction (scripts/build-node.mjs): latin1 gives V8 a one-byte string without UTF-8 decoding.
+    // The file is one function expression, the bundle inside its CommonJS wrapper (written so by the build).
     const source = readFileSync(file, 'latin1');
-    const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    const script = new vm.Script(source, {
       filename: file,
       cachedData,
       importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     });
     const module = { exports: {} };
-    script.runInThisContext()(module.exports, createRequire(file), module, file, outDir);
+    const wrapped = script.runInThisContext();
+    if (typeof wrapped !== 'function') throw new Error('out/node/daemon.cjs is from an older build; run `npm run build`');
+    wrapped(module.exports, createRequire(file), module, file, outDir);
     if (cachedData === undefined || script.cachedDataRejected) {
       // Written once the daemon is ready, so the cache holds what start-up compiled (and no more: a bigger
       // cache takes longer to read); by rename, so concurrent daemons never read half a file. Before the

@@ -65,7 +65,10 @@ const daemonBuild = build({
   const target = join(dirname(outfile), 'daemon.cjs');
   // charset 'ascii' escapes strings, templates and names, but not regular-expression literals (readability's
   // word lists): \uXXXX means the same code unit there, in /u and non-/u patterns alike.
-  const contents = Buffer.from(outputFiles[0].text.replace(/[^\x00-\x7f]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`), 'latin1');
+  const ascii = outputFiles[0].text.replace(/[^\x00-\x7f]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  // Written inside its CommonJS wrapper, which bin/fermix.mjs would otherwise add on every start: a second
+  // 4 MB string, copied whole when V8 flattens it, and garbage straight after.
+  const contents = Buffer.from(`(function (exports, require, module, __filename, __dirname) {${ascii}\n})`, 'latin1');
   // An unchanged bundle keeps its mtime, which names its V8 code cache (bin/fermix.mjs): no cold start after a no-op build.
   if (existsSync(target) && Buffer.compare(readFileSync(target), contents) === 0) return;
   writeFileSync(`${target}.${process.pid}.tmp`, contents);

@@ -84,6 +84,11 @@ describe('fermix daemon from the CommonJS bundle with a V8 code cache', () => {
     const broken = await runDaemon();
     expect(broken.code).toBe(0);
     expect(broken.stderr).toContain('the daemon bundle could not be loaded (broken bundle); starting from the ESM bundle.');
+    // A bundle of an older build, not inside its function wrapper (its top level expects module and require).
+    writeFileSync(join(outDir, 'daemon.cjs'), 'void 0;');
+    const unwrapped = await runDaemon();
+    expect(unwrapped.code).toBe(0);
+    expect(unwrapped.stderr).toContain('out/node/daemon.cjs is from an older build; run `npm run build`');
     rmSync(join(outDir, 'daemon.cjs'));
     const missing = await runDaemon();
     expect(missing.code).toBe(0);
