@@ -12,7 +12,7 @@ import { modifierKey, parseChord, planTyping } from './keymap.js';
 import type { Rect } from './png.js';
 import { checkRegion, frameFingerprint, fromScreen, shotSize, takeShot, toScreen, type Shot } from './screen.js';
 
-export type ComputerArgs = z.output<typeof computerUseInput>;
+export type ComputerArgs = z.output<ReturnType<typeof computerUseInput>>;
 
 export interface ActionContext {
   backend: TrackedBackend;

@@ -235,7 +235,7 @@ describe('the seat', () => {
 
 describe('wait and wait_for_change', () => {
   it('wait_for_change defaults to 10 s with a 250 ms poll', () => {
-    expect(computerUseInput.parse({ action: 'wait_for_change' })).toMatchObject({ timeout_ms: 10_000, poll_ms: 250 });
+    expect(computerUseInput().parse({ action: 'wait_for_change' })).toMatchObject({ timeout_ms: 10_000, poll_ms: 250 });
   });
 
   it('wait waits and returns no screenshot; a /pause during a long wait stops it', async () => {

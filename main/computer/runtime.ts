@@ -205,7 +205,7 @@ export function createComputerUseRuntime(options: ComputerUseRuntimeOptions): Co
 
   return {
     execute(rawArgs, context) {
-      const args = computerUseInput.parse(rawArgs);
+      const args = computerUseInput().parse(rawArgs);
       // One desktop: actions from parallel calls run one after another.
       const next = queue.then(() => run(args, context));
       queue = next.catch(() => undefined);

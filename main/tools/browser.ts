@@ -3,6 +3,7 @@ import type { Executor } from '../core/capabilities/capability.js';
 import { FermixError } from '../core/errors.js';
 import type { BrowserService } from '../browser/service.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { optionalService, pathContext } from './tool-services.js';
 
 export const BROWSER_ACTIONS = [
@@ -12,49 +13,51 @@ export const BROWSER_ACTIONS = [
 
 export const BROWSER_ACT_KINDS = ['click', 'fill', 'type', 'submit', 'press', 'hover', 'get', 'wait', 'click_coords'] as const;
 
-export const browserInput = z.object({
-  // A string, not an enum: an act kind sent as the action must reach the executor, whose invalid_action
-  // error names the call that works ({"action":"act","kind":"click"}) instead of a bare enum mismatch.
-  action: z
-    .string()
-    .min(1)
-    .describe(`Browser action: ${BROWSER_ACTIONS.join(', ')}. Element interactions go through action "act" with a kind.`),
-  kind: z
-    .enum(BROWSER_ACT_KINDS)
-    .optional()
-    .describe(
-      'For action=act: click | fill (replace the value) | type (append) | submit (the form\'s primary button) | press (key=…) | hover | get (field=…) | wait (wait_until=…) | click_coords (x, y).',
-    ),
-  profile: z.string().optional().describe('Browser profile: fermix, fermix_visible, fermix_headless or selected_tab. Defaults to the configured profile.'),
-  url: z.string().optional().describe('URL for open or navigate (http, https or about:blank).'),
-  path: z.string().optional().describe('File to upload, confined to the workspace.'),
-  target: z.string().optional().describe('Tab target id returned by earlier browser results.'),
-  selector: z.string().optional().describe('CSS selector, for act kind=get field=rect and kind=wait wait_until=element.'),
-  ref: z.string().optional().describe('Element ref from the latest snapshot.'),
-  text: z.string().optional().describe('Text to fill, type or wait for, or a dialog prompt answer.'),
-  field: z.string().optional().describe('For act kind=get: url, title, html, text, count, ready_state or rect; for storage: the key.'),
-  value: z.string().optional().describe('Value for storage writes.'),
-  decision: z.enum(['accept', 'dismiss']).optional().describe('Answer for action=dialog.'),
-  x: z.number().optional().describe('X for click_coords, in CSS pixels of the page viewport (what get field=rect returns).'),
-  y: z.number().optional().describe('Y for click_coords, in the same CSS-pixel space as x.'),
-  button: z.enum(['left', 'right', 'middle']).optional().describe('Mouse button for pointer actions (default left).'),
-  key: z.string().optional().describe('Key for act kind=press, e.g. Enter or Control+A.'),
-  wait_until: z.enum(['text', 'url', 'element', 'load']).optional().describe('What act kind=wait waits for; there is no plain pause.'),
-  full_page: z.boolean().optional().describe('For screenshot: capture the full scrollable page.'),
-  format: z.enum(['png', 'jpeg']).optional().describe('Screenshot image format (default png).'),
-  quality: z.number().int().min(1).max(100).optional().describe('JPEG screenshot quality, 1-100.'),
-  interactive: z.boolean().default(true).describe('For snapshot: only interactive and important content (default true).'),
-  compact: z.boolean().default(true).describe('For snapshot: drop empty structural nodes (default true).'),
-  depth: z.number().int().min(1).max(20).default(5).describe('For snapshot: maximum accessibility-tree depth (default 5, max 20).'),
-  include_urls: z.boolean().default(false).describe('For snapshot: include link URLs (default false).'),
-  timeout_ms: z
-    .number()
-    .int()
-    .min(1)
-    .max(120_000)
-    .optional()
-    .describe('Timeout in milliseconds (wait defaults to 5000, download to 30000; max 120000).'),
-});
+export const browserInput = lazySchema(() =>
+  z.object({
+    // A string, not an enum: an act kind sent as the action must reach the executor, whose invalid_action
+    // error names the call that works ({"action":"act","kind":"click"}) instead of a bare enum mismatch.
+    action: z
+      .string()
+      .min(1)
+      .describe(`Browser action: ${BROWSER_ACTIONS.join(', ')}. Element interactions go through action "act" with a kind.`),
+    kind: z
+      .enum(BROWSER_ACT_KINDS)
+      .optional()
+      .describe(
+        'For action=act: click | fill (replace the value) | type (append) | submit (the form\'s primary button) | press (key=…) | hover | get (field=…) | wait (wait_until=…) | click_coords (x, y).',
+      ),
+    profile: z.string().optional().describe('Browser profile: fermix, fermix_visible, fermix_headless or selected_tab. Defaults to the configured profile.'),
+    url: z.string().optional().describe('URL for open or navigate (http, https or about:blank).'),
+    path: z.string().optional().describe('File to upload, confined to the workspace.'),
+    target: z.string().optional().describe('Tab target id returned by earlier browser results.'),
+    selector: z.string().optional().describe('CSS selector, for act kind=get field=rect and kind=wait wait_until=element.'),
+    ref: z.string().optional().describe('Element ref from the latest snapshot.'),
+    text: z.string().optional().describe('Text to fill, type or wait for, or a dialog prompt answer.'),
+    field: z.string().optional().describe('For act kind=get: url, title, html, text, count, ready_state or rect; for storage: the key.'),
+    value: z.string().optional().describe('Value for storage writes.'),
+    decision: z.enum(['accept', 'dismiss']).optional().describe('Answer for action=dialog.'),
+    x: z.number().optional().describe('X for click_coords, in CSS pixels of the page viewport (what get field=rect returns).'),
+    y: z.number().optional().describe('Y for click_coords, in the same CSS-pixel space as x.'),
+    button: z.enum(['left', 'right', 'middle']).optional().describe('Mouse button for pointer actions (default left).'),
+    key: z.string().optional().describe('Key for act kind=press, e.g. Enter or Control+A.'),
+    wait_until: z.enum(['text', 'url', 'element', 'load']).optional().describe('What act kind=wait waits for; there is no plain pause.'),
+    full_page: z.boolean().optional().describe('For screenshot: capture the full scrollable page.'),
+    format: z.enum(['png', 'jpeg']).optional().describe('Screenshot image format (default png).'),
+    quality: z.number().int().min(1).max(100).optional().describe('JPEG screenshot quality, 1-100.'),
+    interactive: z.boolean().default(true).describe('For snapshot: only interactive and important content (default true).'),
+    compact: z.boolean().default(true).describe('For snapshot: drop empty structural nodes (default true).'),
+    depth: z.number().int().min(1).max(20).default(5).describe('For snapshot: maximum accessibility-tree depth (default 5, max 20).'),
+    include_urls: z.boolean().default(false).describe('For snapshot: include link URLs (default false).'),
+    timeout_ms: z
+      .number()
+      .int()
+      .min(1)
+      .max(120_000)
+      .optional()
+      .describe('Timeout in milliseconds (wait defaults to 5000, download to 30000; max 120000).'),
+  }),
+);
 
 /** The managed browser is a daemon service (main/browser/service.ts); the tool only adapts the call to it. */
 function browserService(services: Record<string, unknown>): BrowserService {

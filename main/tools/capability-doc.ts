@@ -4,6 +4,7 @@
  * happens where the services are built, not here.
  */
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.js';
 import type { Capability, ExecutionContext, Executor, JsonSchema, ToolResult } from '../core/capabilities/capability.js';
 import { FermixError } from '../core/errors.js';
 
@@ -12,24 +13,26 @@ export interface CapabilityLookup {
   find(name: string): Capability | undefined;
 }
 
-export const capabilityDocOutput = z.object({
-  name: z.string(),
-  description: z.string(),
-  kind: z.string(),
-  policy_class: z.string(),
-  category: z.string(),
-  group: z.string(),
-  when_to_use: z.string().optional(),
-  requires_setup: z.string().optional(),
-  plugin: z.string().optional(),
-  parameters: z.record(z.string(), z.unknown()).describe('The JSON Schema the model calls the tool with.'),
-  required: z.array(z.string()).describe('Names of the required top-level parameters.'),
-  output_schema: z.record(z.string(), z.unknown()).optional(),
-  examples: z.array(z.string()),
-  failure_modes: z.array(z.object({ tag: z.string(), description: z.string() })),
-});
+export const capabilityDocOutput = lazySchema(() =>
+  z.object({
+    name: z.string(),
+    description: z.string(),
+    kind: z.string(),
+    policy_class: z.string(),
+    category: z.string(),
+    group: z.string(),
+    when_to_use: z.string().optional(),
+    requires_setup: z.string().optional(),
+    plugin: z.string().optional(),
+    parameters: z.record(z.string(), z.unknown()).describe('The JSON Schema the model calls the tool with.'),
+    required: z.array(z.string()).describe('Names of the required top-level parameters.'),
+    output_schema: z.record(z.string(), z.unknown()).optional(),
+    examples: z.array(z.string()),
+    failure_modes: z.array(z.object({ tag: z.string(), description: z.string() })),
+  }),
+);
 
-export type CapabilityDoc = z.infer<typeof capabilityDocOutput>;
+export type CapabilityDoc = z.infer<ReturnType<typeof capabilityDocOutput>>;
 
 function registryFrom(context: ExecutionContext, toolName: string): CapabilityLookup {
   const registry = context.services?.registry as Partial<CapabilityLookup> | undefined;

@@ -4,6 +4,7 @@ import type { Executor } from '../core/capabilities/capability.js';
 import { FermixError, isFermixError } from '../core/errors.js';
 import { createLineMatcher, MatchTimeout } from './content-matcher.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { looksBinary, openForRead, type PathGate } from './fs-atomic.js';
 import { skipGitUnlessNamed, walkFiles, type WalkEntry, type WalkStats } from './fs-walk.js';
 import { pathContext, servicesOf, stringArg } from './tool-services.js';
@@ -11,24 +12,28 @@ import { pathContext, servicesOf, stringArg } from './tool-services.js';
 /** Files larger than this are skipped (logs and dumps; search them with shell + grep). */
 export const MAX_SEARCH_FILE_BYTES = 8 * 1024 * 1024;
 
-export const contentSearchInput = z.object({
-  pattern: z.string().min(1).describe('Text to search for, or a regular expression when regex is true.'),
-  path: z.string().optional().describe('Root directory or single file to search (default: the working directory).'),
-  regex: z.boolean().default(false).describe('Interpret pattern as a regular expression (default false: literal text).'),
-  max_results: z.number().int().min(1).max(1000).default(200).describe('Maximum matching lines to return (default 200, 1-1000).'),
-  timeout_ms: z.number().int().min(1).max(120_000).default(30_000).describe('Give up after this many milliseconds (default 30000, max 120000).'),
-});
+export const contentSearchInput = lazySchema(() =>
+  z.object({
+    pattern: z.string().min(1).describe('Text to search for, or a regular expression when regex is true.'),
+    path: z.string().optional().describe('Root directory or single file to search (default: the working directory).'),
+    regex: z.boolean().default(false).describe('Interpret pattern as a regular expression (default false: literal text).'),
+    max_results: z.number().int().min(1).max(1000).default(200).describe('Maximum matching lines to return (default 200, 1-1000).'),
+    timeout_ms: z.number().int().min(1).max(120_000).default(30_000).describe('Give up after this many milliseconds (default 30000, max 120000).'),
+  }),
+);
 
-export const contentSearchOutput = z.object({
-  matches: z.array(
-    z.object({
-      path: z.string().describe('Absolute path of the file.'),
-      line: z.number().int().min(1).describe('1-based line number.'),
-      text: z.string().describe('The matching line, trailing whitespace trimmed.'),
-    }),
-  ),
-  truncated: z.boolean().describe('True when max_results cut the list short.'),
-});
+export const contentSearchOutput = lazySchema(() =>
+  z.object({
+    matches: z.array(
+      z.object({
+        path: z.string().describe('Absolute path of the file.'),
+        line: z.number().int().min(1).describe('1-based line number.'),
+        text: z.string().describe('The matching line, trailing whitespace trimmed.'),
+      }),
+    ),
+    truncated: z.boolean().describe('True when max_results cut the list short.'),
+  }),
+);
 
 type Match = { path: string; line: number; text: string };
 

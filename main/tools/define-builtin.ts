@@ -1,6 +1,7 @@
 /**
  * `defineBuiltin` turns a short tool spec into a full Capability, so each tool file holds only what is
- * particular to that tool: its zod input schema, texts, class, category and failure tags.
+ * particular to that tool: its zod input schema, texts, class, category and failure tags. The zod schemas
+ * come as getters (lazy-schema.ts) and are built on first use, not when the tool module loads.
  *
  * Defaults filled here (and nowhere else): kind `builtin`, hidden_from_agent false, group from
  * groupFor(name, category), audit_behavior `full`, is_stateful false, scope_requirements [].
@@ -29,9 +30,10 @@ export interface BuiltinSpec {
   description: string;
   policy_class: PolicyClass;
   category: string;
-  input: z.ZodObject;
-  /** Shape of the structured result (the JSON text / ToolResult.data), when the tool defines one. */
-  output?: z.ZodType;
+  /** Builds (once) the zod input schema: a `lazySchema` getter. */
+  input: () => z.ZodObject;
+  /** Shape of the structured result (the JSON text / ToolResult.data), when the tool defines one; a `lazySchema` getter. */
+  output?: () => z.ZodType;
   when_to_use: string;
   examples: BuiltinExample[];
   failure_modes: FailureMode[];
@@ -76,7 +78,9 @@ export function toJsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'
 /**
  * The JSON Schemas are computed on first read, not when the tool module loads: turning ~38 zod schemas
  * into JSON Schema cost ~25 ms of every daemon start, and most starts never send a schema anywhere
- * before the first turn. The registry keeps the getter (registry.ts freezeCapability).
+ * before the first turn. The registry keeps the getter (registry.ts freezeCapability). The zod schemas
+ * behind them are built here too, on the same first read (building them at module load was another
+ * ~12-15 ms of every start).
  */
 export function defineBuiltin(spec: BuiltinSpec): Capability {
   let parameters: JsonSchema | undefined;
@@ -84,7 +88,7 @@ export function defineBuiltin(spec: BuiltinSpec): Capability {
     name: spec.name,
     description: spec.description,
     get parameters() {
-      return (parameters ??= toJsonSchema(spec.input));
+      return (parameters ??= toJsonSchema(spec.input()));
     },
     kind: 'builtin',
     hidden_from_agent: false,
@@ -104,7 +108,7 @@ export function defineBuiltin(spec: BuiltinSpec): Capability {
   if (spec.output) {
     const output = spec.output;
     let outputSchema: JsonSchema | undefined;
-    Object.defineProperty(capability, 'output_schema', { get: () => (outputSchema ??= toJsonSchema(output, 'output')), enumerable: true, configurable: true });
+    Object.defineProperty(capability, 'output_schema', { get: () => (outputSchema ??= toJsonSchema(output(), 'output')), enumerable: true, configurable: true });
   }
   if (spec.executor) capability.executor = spec.executor;
   if (spec.timeout_ms !== undefined) capability.timeout_ms = spec.timeout_ms;

@@ -162,8 +162,8 @@ describe('built-in tool definitions', () => {
     for (const [path, child] of allProperties(schema, name)) {
       expect(typeof child.description, `${path} has no description`).toBe('string');
     }
-    const input = BUILTIN_INPUT_SCHEMAS[name];
-    expect(input, `${name} has no zod input schema`).toBeDefined();
+    expect(BUILTIN_INPUT_SCHEMAS[name], `${name} has no zod input schema`).toBeDefined();
+    const input = BUILTIN_INPUT_SCHEMAS[name]();
     for (const example of tool.metadata.examples ?? []) {
       const args = parseExample(name, example);
       expect(validate(args), `${example}: ${ajv.errorsText(validate.errors)}`).toBe(true);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Executor } from '../core/capabilities/capability.js';
 import { FermixError } from '../core/errors.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { errnoOf, notFoundError, openForRead, writeFailed, writeFileAtomic } from './fs-atomic.js';
 import { pathContext, servicesOf, stringArg } from './tool-services.js';
 
@@ -74,11 +75,13 @@ const executeFileEdit: Executor = async (args, context) => {
   return { text: `Edited ${real}: replaced 1 occurrence at line ${line} (${before.length} → ${after.length} bytes).`, data: { path: real, line, bytes_before: before.length, bytes_after: after.length } };
 };
 
-export const fileEditInput = z.object({
-  path: z.string().min(1).describe('Path of the file to edit.'),
-  old_string: z.string().min(1).describe('Exact text to replace; it must occur exactly once in the file.'),
-  new_string: z.string().describe('Replacement text (may be empty to delete old_string).'),
-});
+export const fileEditInput = lazySchema(() =>
+  z.object({
+    path: z.string().min(1).describe('Path of the file to edit.'),
+    old_string: z.string().min(1).describe('Exact text to replace; it must occur exactly once in the file.'),
+    new_string: z.string().describe('Replacement text (may be empty to delete old_string).'),
+  }),
+);
 
 export const fileEdit = defineBuiltin({
   name: 'file_edit',

@@ -3,17 +3,20 @@ import { z } from 'zod';
 import type { Executor } from '../core/capabilities/capability.js';
 import { FermixError } from '../core/errors.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { errnoOf, looksBinary, notFoundError, openForRead } from './fs-atomic.js';
 import { pathContext, servicesOf, stringArg } from './tool-services.js';
 
 /** What one read returns at most; the invoke boundary would cut at 100,000 characters anyway, mid-line. */
 export const MAX_READ_CHARS = 100_000;
 
-export const fileReadInput = z.object({
-  path: z.string().min(1).describe('Path of the file to read, absolute or relative to the working directory.'),
-  offset: z.number().int().min(1).default(1).describe('1-based line number to start reading from (default 1).'),
-  limit: z.number().int().min(1).optional().describe('Maximum number of lines to return (default: to the end of the file).'),
-});
+export const fileReadInput = lazySchema(() =>
+  z.object({
+    path: z.string().min(1).describe('Path of the file to read, absolute or relative to the working directory.'),
+    offset: z.number().int().min(1).default(1).describe('1-based line number to start reading from (default 1).'),
+    limit: z.number().int().min(1).optional().describe('Maximum number of lines to return (default: to the end of the file).'),
+  }),
+);
 
 const executeFileRead: Executor = async (args, context) => {
   const input = stringArg(args, 'path', 'missing_path', 'file_read');

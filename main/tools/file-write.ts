@@ -3,14 +3,17 @@ import { z } from 'zod';
 import type { Executor } from '../core/capabilities/capability.js';
 import { FermixError } from '../core/errors.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { errnoOf, writeFailed, writeFileAtomic } from './fs-atomic.js';
 import { pathContext, servicesOf, stringArg } from './tool-services.js';
 
-export const fileWriteInput = z.object({
-  path: z.string().min(1).describe('Path of the file to write; an existing file is overwritten.'),
-  content: z.string().describe('The complete new contents of the file.'),
-  mkdir: z.boolean().default(true).describe('Create missing parent directories (default true).'),
-});
+export const fileWriteInput = lazySchema(() =>
+  z.object({
+    path: z.string().min(1).describe('Path of the file to write; an existing file is overwritten.'),
+    content: z.string().describe('The complete new contents of the file.'),
+    mkdir: z.boolean().default(true).describe('Create missing parent directories (default true).'),
+  }),
+);
 
 const executeFileWrite: Executor = async (args, context) => {
   const input = stringArg(args, 'path', 'missing_parameters', 'file_write');

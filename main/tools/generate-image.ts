@@ -5,21 +5,24 @@ import { z } from 'zod';
 import type { ExecutionContext, Executor } from '../core/capabilities/capability.js';
 import { FermixError } from '../core/errors.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { CODEX_NO_SIGN_IN_HINT, DEFAULT_BASE_URLS, DEFAULT_MODELS, IMAGE_TIMEOUT_MS, KEY_NAMES, backendSupports, requestImage, type ImageBackend, type ImageFile } from './image-backends/backends.js';
 import { optionalService, pathContext, servicesOf } from './tool-services.js';
 import { netDepsFrom } from './web-fetch.js';
 
-export const generateImageInput = z.object({
-  prompt: z.string().min(1).describe('What to create or, for an edit, how to change the source image.'),
-  operation: z.enum(['generate', 'edit']).default('generate').describe('generate a new image (default) or edit an existing one.'),
-  input_image: z
-    .string()
-    .optional()
-    .describe('For edit: a sandbox path to the source image, or inbound:last for the image just sent in this chat.'),
-  mask: z.string().optional().describe('For edit, OpenAI backend only: sandbox path to a PNG mask whose transparent areas are edited.'),
-  size: z.string().optional().describe('Output size such as 1024x1024 (default: the configured size).'),
-  model: z.string().optional().describe('Model override for this call (default: the configured model).'),
-});
+export const generateImageInput = lazySchema(() =>
+  z.object({
+    prompt: z.string().min(1).describe('What to create or, for an edit, how to change the source image.'),
+    operation: z.enum(['generate', 'edit']).default('generate').describe('generate a new image (default) or edit an existing one.'),
+    input_image: z
+      .string()
+      .optional()
+      .describe('For edit: a sandbox path to the source image, or inbound:last for the image just sent in this chat.'),
+    mask: z.string().optional().describe('For edit, OpenAI backend only: sandbox path to a PNG mask whose transparent areas are edited.'),
+    size: z.string().optional().describe('Output size such as 1024x1024 (default: the configured size).'),
+    model: z.string().optional().describe('Model override for this call (default: the configured model).'),
+  }),
+);
 
 /**
  * `context.services.imageGeneration`, from the composition root: the `[fermix_core.tools.generate_image]`

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { jobsOf, jsonResult } from './job-port.js';
 import { runView } from '../jobs/service.js';
 
-export const getJobRunInput = z.object({
-  run_id: z.string().min(1).describe('Id of the run, from list_job_runs.'),
-});
+export const getJobRunInput = lazySchema(() =>
+  z.object({
+    run_id: z.string().min(1).describe('Id of the run, from list_job_runs.'),
+  }),
+);
 
 export const getJobRun = defineBuiltin({
   name: 'get_job_run',

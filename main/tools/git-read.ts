@@ -2,19 +2,22 @@ import { z } from 'zod';
 import type { Executor } from '../core/capabilities/capability.js';
 import { FermixError } from '../core/errors.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { checkBranchListing, checkGitArgs } from './git-guard.js';
 import { runGit } from './git-run.js';
 
 export const GIT_READ_COMMANDS = ['status', 'log', 'diff', 'branch', 'show'] as const;
 
-export const gitReadInput = z.object({
-  command: z.enum(GIT_READ_COMMANDS).describe('Read-only git subcommand: status, log, diff, branch or show.'),
-  repo: z.string().optional().describe('Repository directory (default: the working directory).'),
-  args: z
-    .array(z.string())
-    .optional()
-    .describe('Extra arguments, one per item (no absolute paths, no "..", no --git-dir/--work-tree/--output style options).'),
-});
+export const gitReadInput = lazySchema(() =>
+  z.object({
+    command: z.enum(GIT_READ_COMMANDS).describe('Read-only git subcommand: status, log, diff, branch or show.'),
+    repo: z.string().optional().describe('Repository directory (default: the working directory).'),
+    args: z
+      .array(z.string())
+      .optional()
+      .describe('Extra arguments, one per item (no absolute paths, no "..", no --git-dir/--work-tree/--output style options).'),
+  }),
+);
 
 /** Fixed flags per subcommand: no external diff programs. */
 const FIXED: Record<(typeof GIT_READ_COMMANDS)[number], string[]> = {

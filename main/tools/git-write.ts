@@ -2,17 +2,20 @@ import { z } from 'zod';
 import type { Executor } from '../core/capabilities/capability.js';
 import { FermixError } from '../core/errors.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { checkGitArgs } from './git-guard.js';
 import { runGit } from './git-run.js';
 
 export const GIT_WRITE_COMMANDS = ['add', 'commit', 'checkout', 'pull'] as const;
 
-export const gitWriteInput = z.object({
-  // `push` is accepted by the schema only so the model gets `push_deferred` (with the reason) instead of a schema error.
-  command: z.enum([...GIT_WRITE_COMMANDS, 'push']).describe('Mutating git subcommand: add, commit, checkout or pull. push is refused (push_deferred).'),
-  repo: z.string().optional().describe('Repository directory (default: the working directory).'),
-  args: z.array(z.string()).optional().describe('Extra arguments, one per item, e.g. ["-m", "Fix typo"] for commit.'),
-});
+export const gitWriteInput = lazySchema(() =>
+  z.object({
+    // `push` is accepted by the schema only so the model gets `push_deferred` (with the reason) instead of a schema error.
+    command: z.enum([...GIT_WRITE_COMMANDS, 'push']).describe('Mutating git subcommand: add, commit, checkout or pull. push is refused (push_deferred).'),
+    repo: z.string().optional().describe('Repository directory (default: the working directory).'),
+    args: z.array(z.string()).optional().describe('Extra arguments, one per item, e.g. ["-m", "Fix typo"] for commit.'),
+  }),
+);
 
 /** Options whose value is a commit message, not a path (so "/fix" or "see ../x" in a message is fine). */
 const MESSAGE_OPTIONS = ['-m', '--message'];

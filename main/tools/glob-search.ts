@@ -4,6 +4,7 @@ import type { ExecutionContext, Executor } from '../core/capabilities/capability
 import { FermixError, isFermixError } from '../core/errors.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { skipGitUnlessNamed, walkFiles, type WalkStats } from './fs-walk.js';
 import { compileGlob } from './glob-pattern.js';
 import { pathContext, servicesOf, stringArg } from './tool-services.js';
@@ -11,13 +12,15 @@ import { pathContext, servicesOf, stringArg } from './tool-services.js';
 /** A glob has no timeout_ms of its own; this keeps it well inside the invoke boundary's 120 s. */
 const GLOB_BUDGET_MS = 60_000;
 
-export const globSearchInput = z.object({
-  pattern: z.string().min(1).describe('Glob pattern relative to path, such as **/*.ts or docs/*.md.'),
-  path: z.string().optional().describe('Root directory to search (default: the working directory).'),
-  max_results: z.number().int().min(1).max(1000).default(200).describe('Maximum paths to return (default 200, 1-1000).'),
-});
+export const globSearchInput = lazySchema(() =>
+  z.object({
+    pattern: z.string().min(1).describe('Glob pattern relative to path, such as **/*.ts or docs/*.md.'),
+    path: z.string().optional().describe('Root directory to search (default: the working directory).'),
+    max_results: z.number().int().min(1).max(1000).default(200).describe('Maximum paths to return (default 200, 1-1000).'),
+  }),
+);
 
-export const globSearchOutput = z.array(z.string().describe('Absolute path of a matching file.'));
+export const globSearchOutput = lazySchema(() => z.array(z.string().describe('Absolute path of a matching file.')));
 
 /** A root the sandbox refuses is `invalid_path` for glob_search (reference §4), with the sandbox's reason kept. */
 function checkedRoot(sandbox: Sandbox, input: string, context: ExecutionContext): string {

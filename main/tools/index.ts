@@ -62,8 +62,11 @@ export const BUILTIN_TOOLS: readonly Capability[] = [...ALWAYS_ON_BUILTINS, ...D
 /** Registered only when computer use is enabled in config and its native helper is installed. */
 export const COMPUTER_USE_TOOL: Capability = computerUse;
 
-/** zod input schema per tool name, for the invoke wrapper that parses arguments before an executor runs. */
-export const BUILTIN_INPUT_SCHEMAS: Readonly<Record<string, z.ZodObject>> = {
+/**
+ * zod input schema per tool name, for the invoke wrapper that parses arguments before an executor runs.
+ * Each entry is the tool's `lazySchema` getter: a schema is built the first time it is asked for.
+ */
+export const BUILTIN_INPUT_SCHEMAS: Readonly<Record<string, () => z.ZodObject>> = {
   shell: shellInput,
   file_read: fileReadInput,
   file_write: fileWriteInput,
@@ -106,6 +109,7 @@ export const BUILTIN_INPUT_SCHEMAS: Readonly<Record<string, z.ZodObject>> = {
 };
 
 export { defineBuiltin, toJsonSchema } from './define-builtin.js';
+export { lazySchema } from './lazy-schema.js';
 export type { BuiltinExample, BuiltinSpec } from './define-builtin.js';
 export { capabilityDoc, renderCapabilityDoc, resolveCapability } from './capability-doc.js';
 export type { CapabilityDoc, CapabilityLookup } from './capability-doc.js';

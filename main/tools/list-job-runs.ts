@@ -1,15 +1,18 @@
 import { z } from 'zod';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { jobId } from './job-fields.js';
 import { jobsOf, jsonResult } from './job-port.js';
 import { runView } from '../jobs/service.js';
 import type { RunStatus } from '../jobs/job-store.js';
 
-export const listJobRunsInput = z.object({
-  job_id: jobId('Id of the job whose runs to list.'),
-  status: z.enum(['queued', 'running', 'ok', 'error']).optional().describe('Only runs with this status (ok means the loop finished; check tool_failures).'),
-  limit: z.number().int().min(1).max(100).default(20).describe('Maximum runs to return, newest first (default 20, max 100).'),
-});
+export const listJobRunsInput = lazySchema(() =>
+  z.object({
+    job_id: jobId('Id of the job whose runs to list.'),
+    status: z.enum(['queued', 'running', 'ok', 'error']).optional().describe('Only runs with this status (ok means the loop finished; check tool_failures).'),
+    limit: z.number().int().min(1).max(100).default(20).describe('Maximum runs to return, newest first (default 20, max 100).'),
+  }),
+);
 
 export const listJobRuns = defineBuiltin({
   name: 'list_job_runs',

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { jobsOf, jsonResult } from './job-port.js';
 import { jobView } from '../jobs/service.js';
 
-export const listJobsInput = z.object({
-  state: z.string().optional().describe('Only jobs in this state, e.g. scheduled, running, paused, disabled or expired.'),
-});
+export const listJobsInput = lazySchema(() =>
+  z.object({
+    state: z.string().optional().describe('Only jobs in this state, e.g. scheduled, running, paused, disabled or expired.'),
+  }),
+);
 
 export const listJobs = defineBuiltin({
   name: 'list_jobs',

@@ -4,19 +4,22 @@ import { FENCE_CLOSE, FENCE_OPEN } from '../memory/prompt.js';
 import type { RecallArgs } from '../memory/recall.js';
 import { memoryContextOf, memoryServiceOf } from '../memory/service.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 
-export const memoryRecallInput = z.object({
-  key: z.string().optional().describe('Exact key of one stored memory. Omit key and search to list this conversation\'s memories.'),
-  search: z.string().optional().describe('Full-text search over stored memories and/or past conversation history.'),
-  scope: z
-    .enum(['current', 'owner', 'all'])
-    .default('current')
-    .describe('Whose memories to search: current (this conversation, default), owner, or all.'),
-  source: z
-    .enum(['memories', 'history', 'all'])
-    .default('memories')
-    .describe('What to search: memories (default), history (past conversations), or all.'),
-});
+export const memoryRecallInput = lazySchema(() =>
+  z.object({
+    key: z.string().optional().describe('Exact key of one stored memory. Omit key and search to list this conversation\'s memories.'),
+    search: z.string().optional().describe('Full-text search over stored memories and/or past conversation history.'),
+    scope: z
+      .enum(['current', 'owner', 'all'])
+      .default('current')
+      .describe('Whose memories to search: current (this conversation, default), owner, or all.'),
+    source: z
+      .enum(['memories', 'history', 'all'])
+      .default('memories')
+      .describe('What to search: memories (default), history (past conversations), or all.'),
+  }),
+);
 
 /** Recalled memory reaches the model fenced as background data, as in the prompt (memory/prompt.ts). */
 const recallMemory: Executor = async (args, context) => {

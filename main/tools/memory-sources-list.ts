@@ -2,11 +2,14 @@ import { z } from 'zod';
 import type { Executor } from '../core/capabilities/capability.js';
 import { memoryServiceOf } from '../memory/service.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 
-export const memorySourcesListInput = z.object({
-  status: z.string().optional().describe('Only sources with this status, e.g. active or removed.'),
-  source_type: z.string().optional().describe('Only sources of this type, e.g. conversation or job.'),
-});
+export const memorySourcesListInput = lazySchema(() =>
+  z.object({
+    status: z.string().optional().describe('Only sources with this status, e.g. active or removed.'),
+    source_type: z.string().optional().describe('Only sources of this type, e.g. conversation or job.'),
+  }),
+);
 
 const listSources: Executor = async (args, context) => {
   const sources = memoryServiceOf(context).sources({ status: args.status as string | undefined, source_type: args.source_type as string | undefined });

@@ -3,27 +3,30 @@ import type { Executor } from '../core/capabilities/capability.js';
 import { MEMORY_CATEGORIES, MIN_CONFIDENCE } from '../memory/admission.js';
 import { memoryContextOf, memoryServiceOf } from '../memory/service.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 
 export { MEMORY_CATEGORIES };
 
-export const memoryStoreInput = z.object({
-  key: z.string().min(1).describe("Short unique key for the memory, e.g. 'timezone' or 'project_name'."),
-  value: z.string().min(1).describe('The fact to remember.'),
-  category: z
-    .enum(MEMORY_CATEGORIES)
-    .optional()
-    .describe('identity, preference, interest or goal (kept in USER.md); context or directive (kept in MEMORY.md).'),
-  scope: z
-    .enum(['owner', 'agent', 'conversation'])
-    .optional()
-    .describe('Where the memory belongs; the admission pipeline decides when omitted (and in shared chats).'),
-  confidence: z
-    .number()
-    .min(0)
-    .max(1)
-    .optional()
-    .describe(`How sure you are the owner stated this (0-1, default 1); below ${MIN_CONFIDENCE} it is not stored.`),
-});
+export const memoryStoreInput = lazySchema(() =>
+  z.object({
+    key: z.string().min(1).describe("Short unique key for the memory, e.g. 'timezone' or 'project_name'."),
+    value: z.string().min(1).describe('The fact to remember.'),
+    category: z
+      .enum(MEMORY_CATEGORIES)
+      .optional()
+      .describe('identity, preference, interest or goal (kept in USER.md); context or directive (kept in MEMORY.md).'),
+    scope: z
+      .enum(['owner', 'agent', 'conversation'])
+      .optional()
+      .describe('Where the memory belongs; the admission pipeline decides when omitted (and in shared chats).'),
+    confidence: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe(`How sure you are the owner stated this (0-1, default 1); below ${MIN_CONFIDENCE} it is not stored.`),
+  }),
+);
 
 const storeMemory: Executor = async (args, context) => {
   const outcome = memoryServiceOf(context).store(args, memoryContextOf(context));

@@ -4,22 +4,25 @@ import type { FermixConfig } from '../config/schema.js';
 import type { Executor } from '../core/capabilities/capability.js';
 import { FermixError, isFermixError } from '../core/errors.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 
 /** Exactly the keys of `[fermix_core.routing]` in main/config/schema.ts. */
 export const ROUTING_KEYS = ['subagent_provider', 'subagent_model', 'subagent_effort', 'cron_provider', 'cron_model', 'cron_effort'] as const;
 export type RoutingKey = (typeof ROUTING_KEYS)[number];
 const EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const;
 
-export const modelRoutingConfigInput = z.object({
-  action: z.enum(['read', 'set', 'delete']).describe('read the [fermix_core.routing] section, set keys, or delete keys.'),
-  key: z.enum(ROUTING_KEYS).optional().describe('One routing key for set or delete.'),
-  value: z.string().min(1).optional().describe('New value for set with key: a provider name from [providers], a model id, or an effort (none, minimal, low, medium, high, xhigh).'),
-  values: z
-    .partialRecord(z.enum(ROUTING_KEYS), z.string().min(1))
-    .optional()
-    .describe('Several keys at once for set, e.g. {"subagent_provider": "openai", "subagent_model": "gpt-5-mini"}: a provider and its model must be set together.'),
-  keys: z.array(z.enum(ROUTING_KEYS)).optional().describe('Several keys at once for delete (delete a provider together with its model).'),
-});
+export const modelRoutingConfigInput = lazySchema(() =>
+  z.object({
+    action: z.enum(['read', 'set', 'delete']).describe('read the [fermix_core.routing] section, set keys, or delete keys.'),
+    key: z.enum(ROUTING_KEYS).optional().describe('One routing key for set or delete.'),
+    value: z.string().min(1).optional().describe('New value for set with key: a provider name from [providers], a model id, or an effort (none, minimal, low, medium, high, xhigh).'),
+    values: z
+      .partialRecord(z.enum(ROUTING_KEYS), z.string().min(1))
+      .optional()
+      .describe('Several keys at once for set, e.g. {"subagent_provider": "openai", "subagent_model": "gpt-5-mini"}: a provider and its model must be set together.'),
+    keys: z.array(z.enum(ROUTING_KEYS)).optional().describe('Several keys at once for delete (delete a provider together with its model).'),
+  }),
+);
 
 type Routing = Partial<Record<RoutingKey, string>>;
 

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { jobId } from './job-fields.js';
 import { jobsOf, jsonResult } from './job-port.js';
 import { jobView } from '../jobs/service.js';
 
-export const pauseJobInput = z.object({ job_id: jobId('Id of the job to pause.') });
+export const pauseJobInput = lazySchema(() => z.object({ job_id: jobId('Id of the job to pause.') }));
 
 export const pauseJob = defineBuiltin({
   name: 'pause_job',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Executor } from '../core/capabilities/capability.js';
 import { FermixError } from '../core/errors.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { optionalService, stringArg } from './tool-services.js';
 
 const PICTOGRAPHIC = /\p{Extended_Pictographic}|\p{Regional_Indicator}|[#*0-9]\uFE0F?\u20E3/u;
@@ -35,9 +36,11 @@ const executeReact: Executor = async (args, context) => {
   return { text: `Reacted with ${emoji}.`, data: { reaction: emoji, ends_turn: true } };
 };
 
-export const reactInput = z.object({
-  emoji: z.string().min(1).describe("A single emoji that fits the user's message (restricted channels accept only their own set)."),
-});
+export const reactInput = lazySchema(() =>
+  z.object({
+    emoji: z.string().min(1).describe("A single emoji that fits the user's message (restricted channels accept only their own set)."),
+  }),
+);
 
 export const react = defineBuiltin({
   name: 'react',

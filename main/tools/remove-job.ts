@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { jobId } from './job-fields.js';
 import { jobsOf, jsonResult } from './job-port.js';
 
-export const removeJobInput = z.object({ job_id: jobId('Id of the job to delete.') });
+export const removeJobInput = lazySchema(() => z.object({ job_id: jobId('Id of the job to delete.') }));
 
-export const removeJobOutput = z.object({ removed: z.boolean(), job_id: z.string() });
+export const removeJobOutput = lazySchema(() => z.object({ removed: z.boolean(), job_id: z.string() }));
 
 export const removeJob = defineBuiltin({
   name: 'remove_job',

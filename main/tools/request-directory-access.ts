@@ -2,12 +2,15 @@ import { z } from 'zod';
 import type { Executor } from '../core/capabilities/capability.js';
 import { FermixError } from '../core/errors.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { pathContext, servicesOf, stringArg } from './tool-services.js';
 
-export const requestDirectoryAccessInput = z.object({
-  path: z.string().min(1).describe('The directory the sandbox denied and the task needs.'),
-  reason: z.string().min(1).describe('A short, honest reason the task needs it; shown to the owner.'),
-});
+export const requestDirectoryAccessInput = lazySchema(() =>
+  z.object({
+    path: z.string().min(1).describe('The directory the sandbox denied and the task needs.'),
+    reason: z.string().min(1).describe('A short, honest reason the task needs it; shown to the owner.'),
+  }),
+);
 
 /**
  * Parks the call until the owner answers (≤ 60 s) so the turn resumes by itself. A denial or an

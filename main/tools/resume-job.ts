@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { jobId } from './job-fields.js';
 import { jobsOf, jsonResult } from './job-port.js';
 import { jobView } from '../jobs/service.js';
 
-export const resumeJobInput = z.object({ job_id: jobId('Id of the paused job to resume.') });
+export const resumeJobInput = lazySchema(() => z.object({ job_id: jobId('Id of the paused job to resume.') }));
 
 export const resumeJob = defineBuiltin({
   name: 'resume_job',

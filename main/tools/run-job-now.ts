@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { jobId } from './job-fields.js';
 import { jobsOf, jsonResult } from './job-port.js';
 import { jobView, runView } from '../jobs/service.js';
 
-export const runJobNowInput = z.object({ job_id: jobId('Id of the job to run now.') });
+export const runJobNowInput = lazySchema(() => z.object({ job_id: jobId('Id of the job to run now.') }));
 
 export const runJobNow = defineBuiltin({
   name: 'run_job_now',

@@ -1,36 +1,39 @@
 import { z } from 'zod';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { callerOf, jobsOf, jsonResult } from './job-port.js';
 import { jobView, type CreateJobInput } from '../jobs/service.js';
 import { SCHEDULE_GRAMMAR, deliveryMode, deliveryTarget, routeModel, routeProvider, skillBinding } from './job-fields.js';
 
-export const scheduleJobInput = z.object({
-  name: z.string().min(1).describe('Human-readable job name; slugged into the job id.'),
-  schedule: z.string().min(1).describe(SCHEDULE_GRAMMAR),
-  task: z
-    .string()
-    .min(1)
-    .describe('The whole brief for each future run. Runs are isolated and cannot see this conversation: include every value they need.'),
-  timezone: z.string().optional().describe('IANA timezone for cron schedules, e.g. Europe/Lisbon (default UTC; unknown zones are rejected).'),
-  description: z.string().optional().describe('Short description shown in job lists.'),
-  expires_at: z.string().optional().describe('ISO 8601 date-time with offset, in the future, after which the job stops running.'),
-  delivery_mode: deliveryMode.optional(),
-  delivery_target: deliveryTarget.optional(),
-  allowed_tools: z
-    .array(z.string())
-    .optional()
-    .describe('Narrow the run to these tool names; each must be a tool you can call now (unknown names are rejected).'),
-  skill_name: skillBinding.optional(),
-  provider: routeProvider.optional(),
-  model: routeModel.optional(),
-  timeout_seconds: z.number().int().min(1).default(1800).describe('Wall-clock limit per run in seconds (default 1800).'),
-  inactivity_timeout_seconds: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe('End a run that makes no progress for this many seconds (off by default).'),
-});
+export const scheduleJobInput = lazySchema(() =>
+  z.object({
+    name: z.string().min(1).describe('Human-readable job name; slugged into the job id.'),
+    schedule: z.string().min(1).describe(SCHEDULE_GRAMMAR),
+    task: z
+      .string()
+      .min(1)
+      .describe('The whole brief for each future run. Runs are isolated and cannot see this conversation: include every value they need.'),
+    timezone: z.string().optional().describe('IANA timezone for cron schedules, e.g. Europe/Lisbon (default UTC; unknown zones are rejected).'),
+    description: z.string().optional().describe('Short description shown in job lists.'),
+    expires_at: z.string().optional().describe('ISO 8601 date-time with offset, in the future, after which the job stops running.'),
+    delivery_mode: deliveryMode().optional(),
+    delivery_target: deliveryTarget().optional(),
+    allowed_tools: z
+      .array(z.string())
+      .optional()
+      .describe('Narrow the run to these tool names; each must be a tool you can call now (unknown names are rejected).'),
+    skill_name: skillBinding().optional(),
+    provider: routeProvider().optional(),
+    model: routeModel().optional(),
+    timeout_seconds: z.number().int().min(1).default(1800).describe('Wall-clock limit per run in seconds (default 1800).'),
+    inactivity_timeout_seconds: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('End a run that makes no progress for this many seconds (off by default).'),
+  }),
+);
 
 export const scheduleJob = defineBuiltin({
   name: 'schedule_job',

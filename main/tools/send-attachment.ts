@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Executor } from '../core/capabilities/capability.js';
 import { FermixError } from '../core/errors.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { errnoOf, openForRead } from './fs-atomic.js';
 import { optionalService, pathContext, servicesOf, stringArg } from './tool-services.js';
 
@@ -76,16 +77,18 @@ function notRegular(real: string): FermixError {
   return new FermixError({ code: 'not_regular_file', message: `${real} is missing or not a regular file.`, hint: 'Send an existing file (not a folder); glob_search finds it by name.', data: { path: real } });
 }
 
-export const sendAttachmentInput = z.object({
-  path: z.string().min(1).describe('Local file to send; URLs are not fetched (send a link as text instead).'),
-  kind: z
-    .enum(['image', 'document', 'audio', 'video', 'voice'])
-    .default('document')
-    .describe('How the channel should present the file (default document).'),
-  caption: z.string().optional().describe('Text sent with the file.'),
-  filename: z.string().optional().describe('Display file name (default: the local file name).'),
-  mime_type: z.string().optional().describe('MIME type, for channels that accept one.'),
-});
+export const sendAttachmentInput = lazySchema(() =>
+  z.object({
+    path: z.string().min(1).describe('Local file to send; URLs are not fetched (send a link as text instead).'),
+    kind: z
+      .enum(['image', 'document', 'audio', 'video', 'voice'])
+      .default('document')
+      .describe('How the channel should present the file (default document).'),
+    caption: z.string().optional().describe('Text sent with the file.'),
+    filename: z.string().optional().describe('Display file name (default: the local file name).'),
+    mime_type: z.string().optional().describe('MIME type, for channels that accept one.'),
+  }),
+);
 
 export const sendAttachment = defineBuiltin({
   name: 'send_attachment',

@@ -1,25 +1,28 @@
 import { z } from 'zod';
 import type { Executor } from '../core/capabilities/capability.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { pathContext, resolveAgainstBase, servicesOf, stringArg } from './tool-services.js';
 
 /** Longest a single command may run; the capability's own deadline sits just above it. */
 export const MAX_SHELL_TIMEOUT_MS = 600_000;
 const DEFAULT_SHELL_TIMEOUT_MS = 30_000;
 
-export const shellInput = z.object({
-  command: z.string().min(1).describe('The shell command to run, passed to `sh -c` with the sandbox-allowed environment.'),
-  working_dir: z
-    .string()
-    .optional()
-    .describe("Working directory for the command. Defaults to the sandbox mode's working directory."),
-  timeout_ms: z
-    .number()
-    .int()
-    .min(1)
-    .default(30_000)
-    .describe('Kill the command after this many milliseconds (default 30000).'),
-});
+export const shellInput = lazySchema(() =>
+  z.object({
+    command: z.string().min(1).describe('The shell command to run, passed to `sh -c` with the sandbox-allowed environment.'),
+    working_dir: z
+      .string()
+      .optional()
+      .describe("Working directory for the command. Defaults to the sandbox mode's working directory."),
+    timeout_ms: z
+      .number()
+      .int()
+      .min(1)
+      .default(30_000)
+      .describe('Kill the command after this many milliseconds (default 30000).'),
+  }),
+);
 
 /**
  * sandbox.runShell does the work and throws the Fermix tags itself (invalid_command,

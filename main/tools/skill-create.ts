@@ -2,17 +2,22 @@ import { z } from 'zod';
 import type { Executor } from '../core/capabilities/capability.js';
 import { skillServiceOf } from '../skills/service.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { skillName } from './skill-name.js';
 
-export const skillCreateInput = z.object({
-  name: skillName('Skill name and directory: letters, digits, _ or -, 1-64 characters, not starting with _.'),
-  description: z.string().min(1).describe('One line saying when the skill should be used (its trigger).'),
-});
+export const skillCreateInput = lazySchema(() =>
+  z.object({
+    name: skillName('Skill name and directory: letters, digits, _ or -, 1-64 characters, not starting with _.'),
+    description: z.string().min(1).describe('One line saying when the skill should be used (its trigger).'),
+  }),
+);
 
-export const skillCreateOutput = z.object({
-  created: z.boolean(),
-  path: z.string().describe('Directory of the new skill.'),
-});
+export const skillCreateOutput = lazySchema(() =>
+  z.object({
+    created: z.boolean(),
+    path: z.string().describe('Directory of the new skill.'),
+  }),
+);
 
 const createSkill: Executor = async (args, context) => {
   const created = skillServiceOf(context).create(args.name as string, args.description as string);

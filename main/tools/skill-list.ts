@@ -2,18 +2,21 @@ import { z } from 'zod';
 import type { Executor } from '../core/capabilities/capability.js';
 import { skillServiceOf } from '../skills/service.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 
-export const skillListInput = z.object({});
+export const skillListInput = lazySchema(() => z.object({}));
 
-export const skillListOutput = z.object({
-  skills: z.array(
-    z.object({
-      name: z.string(),
-      description: z.string(),
-      trust: z.string().describe('operator (bundled or local) or guest (plugin-shipped).'),
-    }),
-  ),
-});
+export const skillListOutput = lazySchema(() =>
+  z.object({
+    skills: z.array(
+      z.object({
+        name: z.string(),
+        description: z.string(),
+        trust: z.string().describe('operator (bundled or local) or guest (plugin-shipped).'),
+      }),
+    ),
+  }),
+);
 
 const listSkills: Executor = async (_args, context) => {
   const skills = skillServiceOf(context).list().map((skill) => ({ name: skill.name, description: skill.description, trust: skill.trust }));

@@ -3,18 +3,21 @@ import type { Executor } from '../core/capabilities/capability.js';
 import { FermixError } from '../core/errors.js';
 import { skillServiceOf } from '../skills/service.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 
-export const skillReloadInput = z.object({});
+export const skillReloadInput = lazySchema(() => z.object({}));
 
-export const skillReloadOutput = z.object({
-  version: z.number().int().nullable().optional(),
-  count: z.number().int(),
-  names: z.array(z.string()),
-  added: z.array(z.string()),
-  removed: z.array(z.string()),
-  changed: z.array(z.string()),
-  errors: z.array(z.string()),
-});
+export const skillReloadOutput = lazySchema(() =>
+  z.object({
+    version: z.number().int().nullable().optional(),
+    count: z.number().int(),
+    names: z.array(z.string()),
+    added: z.array(z.string()),
+    removed: z.array(z.string()),
+    changed: z.array(z.string()),
+    errors: z.array(z.string()),
+  }),
+);
 
 const reloadSkills: Executor = async (_args, context) => {
   let report;

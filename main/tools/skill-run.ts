@@ -2,13 +2,16 @@ import { z } from 'zod';
 import type { Executor } from '../core/capabilities/capability.js';
 import { skillServiceOf } from '../skills/service.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { skillName } from './skill-name.js';
 
-export const skillRunInput = z.object({
-  name: skillName('Installed skill name, from the skill catalog or skill_list.'),
-  task: z.string().min(1).describe('Clear work request for the skill.'),
-  context: z.string().optional().describe('Context from this conversation the skill needs.'),
-});
+export const skillRunInput = lazySchema(() =>
+  z.object({
+    name: skillName('Installed skill name, from the skill catalog or skill_list.'),
+    task: z.string().min(1).describe('Clear work request for the skill.'),
+    context: z.string().optional().describe('Context from this conversation the skill needs.'),
+  }),
+);
 
 const runSkill: Executor = async (args, context) => {
   const result = await skillServiceOf(context).run({ name: args.name as string, task: args.task as string, context: args.context as string | undefined }, context);

@@ -2,12 +2,15 @@ import { z } from 'zod';
 import type { Executor } from '../core/capabilities/capability.js';
 import { skillServiceOf } from '../skills/service.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { skillName } from './skill-name.js';
 
-export const skillViewInput = z.object({
-  name: skillName('Installed skill name, from the skill catalog or skill_list.'),
-  file: skillName('Reference file name (no extension) to load instead of the SKILL.md body, when the body points to one.').optional(),
-});
+export const skillViewInput = lazySchema(() =>
+  z.object({
+    name: skillName('Installed skill name, from the skill catalog or skill_list.'),
+    file: skillName('Reference file name (no extension) to load instead of the SKILL.md body, when the body points to one.').optional(),
+  }),
+);
 
 const viewSkill: Executor = async (args, context) => {
   const view = skillServiceOf(context).view(args.name as string, args.file as string | undefined);

@@ -2,58 +2,65 @@ import { z } from 'zod';
 import type { ExecutionContext, Executor } from '../core/capabilities/capability.js';
 import { FermixError } from '../core/errors.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 
-export const subagentsInput = z.object({
-  tasks: z
-    .array(
-      z.object({
-        id: z.string().min(1).describe('Caller-chosen id, unique within this call, echoed in the result.'),
-        task: z.string().min(1).describe('What to accomplish (a goal, not a list of tools to call).'),
-        context: z.string().optional().describe('Context for this task only.'),
-      }),
-    )
-    .min(1)
-    .max(8)
-    .describe('Independent assignments, 1-8, one subagent each.'),
-  shared_context: z.string().optional().describe('Context every subagent receives.'),
-  max_concurrency: z.number().int().min(1).max(8).default(3).describe('Subagents running at once (default 3, max 8).'),
-  timeout_seconds: z.number().int().min(5).max(900).default(300).describe('Per-subagent timeout in seconds (default 300, 5-900).'),
-  result_format: z
-    .enum(['concise', 'detailed', 'structured'])
-    .default('structured')
-    .describe('Shape of each subagent answer (default structured).'),
-});
-
-const workerResult = z.object({
-  id: z.string(),
-  status: z.string().describe('completed, failed, timed_out, canceled or crashed.'),
-  agent_name: z.string(),
-  session_id: z.string().nullable(),
-  duration_ms: z.number().int().nullable().optional(),
-  iterations: z.number().int().nullable().optional(),
-  output: z.string().nullable().describe('The worker answer, cut to its share of the 60000-byte budget.'),
-  error: z.string().nullable(),
-  truncated: z.boolean(),
-  input_tokens: z.number().int().describe('Tokens the worker sent to its model (also added to the parent turn).'),
-  output_tokens: z.number().int(),
-  cost_usd: z.number().nullable().describe('Estimated cost, null when the provider has no price.'),
-});
-
-export const subagentsOutput = z.object({
-  status: z.string(),
-  results: z.array(workerResult),
-  summary: z.object({
-    requested: z.number().int(),
-    completed: z.number().int(),
-    failed: z.number().int(),
-    timed_out: z.number().int(),
-    canceled: z.number().int(),
+export const subagentsInput = lazySchema(() =>
+  z.object({
+    tasks: z
+      .array(
+        z.object({
+          id: z.string().min(1).describe('Caller-chosen id, unique within this call, echoed in the result.'),
+          task: z.string().min(1).describe('What to accomplish (a goal, not a list of tools to call).'),
+          context: z.string().optional().describe('Context for this task only.'),
+        }),
+      )
+      .min(1)
+      .max(8)
+      .describe('Independent assignments, 1-8, one subagent each.'),
+    shared_context: z.string().optional().describe('Context every subagent receives.'),
+    max_concurrency: z.number().int().min(1).max(8).default(3).describe('Subagents running at once (default 3, max 8).'),
+    timeout_seconds: z.number().int().min(5).max(900).default(300).describe('Per-subagent timeout in seconds (default 300, 5-900).'),
+    result_format: z
+      .enum(['concise', 'detailed', 'structured'])
+      .default('structured')
+      .describe('Shape of each subagent answer (default structured).'),
   }),
-  usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int(), cost_usd: z.number().nullable() }),
-});
+);
 
-export type SubagentsArgs = z.output<typeof subagentsInput>;
-export type SubagentsResult = z.output<typeof subagentsOutput>;
+const workerResult = lazySchema(() =>
+  z.object({
+    id: z.string(),
+    status: z.string().describe('completed, failed, timed_out, canceled or crashed.'),
+    agent_name: z.string(),
+    session_id: z.string().nullable(),
+    duration_ms: z.number().int().nullable().optional(),
+    iterations: z.number().int().nullable().optional(),
+    output: z.string().nullable().describe('The worker answer, cut to its share of the 60000-byte budget.'),
+    error: z.string().nullable(),
+    truncated: z.boolean(),
+    input_tokens: z.number().int().describe('Tokens the worker sent to its model (also added to the parent turn).'),
+    output_tokens: z.number().int(),
+    cost_usd: z.number().nullable().describe('Estimated cost, null when the provider has no price.'),
+  }),
+);
+
+export const subagentsOutput = lazySchema(() =>
+  z.object({
+    status: z.string(),
+    results: z.array(workerResult()),
+    summary: z.object({
+      requested: z.number().int(),
+      completed: z.number().int(),
+      failed: z.number().int(),
+      timed_out: z.number().int(),
+      canceled: z.number().int(),
+    }),
+    usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int(), cost_usd: z.number().nullable() }),
+  }),
+);
+
+export type SubagentsArgs = z.output<ReturnType<typeof subagentsInput>>;
+export type SubagentsResult = z.output<ReturnType<typeof subagentsOutput>>;
 
 /**
  * `context.services.subagents`: provided by the agent service to main-agent turns only (never to
@@ -78,7 +85,7 @@ const executeSubagents: Executor = async (args, context) => {
       hint: 'Ask for the delegated work in the chat window or with `fermix ask`; jobs, MCP clients and `fermix capabilities call` cannot start subagents.',
     });
   }
-  const parsed = subagentsInput.safeParse(args);
+  const parsed = subagentsInput().safeParse(args);
   if (!parsed.success) throw invalidTasks(`subagents got invalid tasks: ${parsed.error.issues[0]?.message ?? 'unreadable arguments'}.`, { path: parsed.error.issues[0]?.path });
   const ids = parsed.data.tasks.map((task) => task.id);
   const duplicate = ids.find((id, index) => ids.indexOf(id) !== index);

@@ -2,11 +2,14 @@ import { z } from 'zod';
 import type { Executor } from '../core/capabilities/capability.js';
 import { FermixError } from '../core/errors.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 
-export const toolCallInput = z.object({
-  name: z.string().min(1).describe('Exact name of the deferred tool to invoke.'),
-  arguments: z.record(z.string(), z.unknown()).describe("Arguments for that tool, matching its schema (see tool_describe)."),
-});
+export const toolCallInput = lazySchema(() =>
+  z.object({
+    name: z.string().min(1).describe('Exact name of the deferred tool to invoke.'),
+    arguments: z.record(z.string(), z.unknown()).describe("Arguments for that tool, matching its schema (see tool_describe)."),
+  }),
+);
 
 /**
  * Runs only for MALFORMED calls: a well-formed `tool_call {name, arguments}` is unwrapped by the loop

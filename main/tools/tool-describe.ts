@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { capabilityDocOutput, documentationExecutor } from './capability-doc.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 
-export const toolDescribeInput = z.object({
-  name: z.string().min(1).describe('Exact tool name, from the Plugins list in the prompt or a tool_search result.'),
-});
+export const toolDescribeInput = lazySchema(() =>
+  z.object({
+    name: z.string().min(1).describe('Exact tool name, from the Plugins list in the prompt or a tool_search result.'),
+  }),
+);
 
 export const toolDescribe = defineBuiltin({
   name: 'tool_describe',

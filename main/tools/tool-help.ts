@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { capabilityDocOutput, documentationExecutor } from './capability-doc.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 
-export const toolHelpInput = z.object({
-  name: z.string().min(1).describe('Exact name of the capability to document, e.g. content_search.'),
-});
+export const toolHelpInput = lazySchema(() =>
+  z.object({
+    name: z.string().min(1).describe('Exact name of the capability to document, e.g. content_search.'),
+  }),
+);
 
 export const toolHelp = defineBuiltin({
   name: 'tool_help',

@@ -2,33 +2,38 @@ import { z } from 'zod';
 import type { Capability, ExecutionContext, ToolResult } from '../core/capabilities/capability.js';
 import { FermixError } from '../core/errors.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { lexicalRank, nameSubstringMatches } from './search/lexical.js';
 import type { ToolSearchService } from './search/service.js';
 
-export const toolSearchInput = z.object({
-  query: z.string().min(1).describe('What the tool should do, e.g. "create a github issue" or "search notion pages".'),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(20)
-    .default(5)
-    .describe('Maximum matches to return (default 5; values outside 1-20 are clamped).'),
-});
+export const toolSearchInput = lazySchema(() =>
+  z.object({
+    query: z.string().min(1).describe('What the tool should do, e.g. "create a github issue" or "search notion pages".'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(20)
+      .default(5)
+      .describe('Maximum matches to return (default 5; values outside 1-20 are clamped).'),
+  }),
+);
 
-export const toolSearchOutput = z.object({
-  query: z.string(),
-  total_available: z.number().int().describe('Number of deferred tools searched.'),
-  matches: z.array(
-    z.object({
-      name: z.string(),
-      plugin: z.string().describe('"mcp" or the owning plugin name.'),
-      description: z.string().max(400).describe('Tool description, cut at 400 characters.'),
-    }),
-  ),
-});
+export const toolSearchOutput = lazySchema(() =>
+  z.object({
+    query: z.string(),
+    total_available: z.number().int().describe('Number of deferred tools searched.'),
+    matches: z.array(
+      z.object({
+        name: z.string(),
+        plugin: z.string().describe('"mcp" or the owning plugin name.'),
+        description: z.string().max(400).describe('Tool description, cut at 400 characters.'),
+      }),
+    ),
+  }),
+);
 
-export type ToolSearchResult = z.infer<typeof toolSearchOutput>;
+export type ToolSearchResult = z.infer<ReturnType<typeof toolSearchOutput>>;
 
 /** Reference §2.2 / §6: limit 5 by default and at most 20, 400-char descriptions. */
 export const DEFAULT_LIMIT = 5;

@@ -1,24 +1,27 @@
 import { z } from 'zod';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { jobsOf, jsonResult } from './job-port.js';
 import { jobView, type UpdateJobInput } from '../jobs/service.js';
 import { SCHEDULE_GRAMMAR, deliveryMode, deliveryTarget, jobId, routeModel, routeProvider, skillBinding } from './job-fields.js';
 
-export const updateJobInput = z.object({
-  job_id: jobId('Id of the job to change.'),
-  task: z.string().min(1).optional().describe('Replacement brief for future runs; include every value the run needs.'),
-  schedule: z.string().min(1).optional().describe(`Replacement schedule. ${SCHEDULE_GRAMMAR}`),
-  description: z.string().optional().describe('Replacement short description.'),
-  skill_name: skillBinding.optional(),
-  provider: routeProvider.optional(),
-  model: routeModel.optional(),
-  clear_route_pin: z
-    .boolean()
-    .optional()
-    .describe('Remove the provider/model pin so runs use the default route; not combinable with provider or model.'),
-  delivery_mode: deliveryMode.optional(),
-  delivery_target: deliveryTarget.optional(),
-});
+export const updateJobInput = lazySchema(() =>
+  z.object({
+    job_id: jobId('Id of the job to change.'),
+    task: z.string().min(1).optional().describe('Replacement brief for future runs; include every value the run needs.'),
+    schedule: z.string().min(1).optional().describe(`Replacement schedule. ${SCHEDULE_GRAMMAR}`),
+    description: z.string().optional().describe('Replacement short description.'),
+    skill_name: skillBinding().optional(),
+    provider: routeProvider().optional(),
+    model: routeModel().optional(),
+    clear_route_pin: z
+      .boolean()
+      .optional()
+      .describe('Remove the provider/model pin so runs use the default route; not combinable with provider or model.'),
+    delivery_mode: deliveryMode().optional(),
+    delivery_target: deliveryTarget().optional(),
+  }),
+);
 
 export const updateJob = defineBuiltin({
   name: 'update_job',

@@ -3,10 +3,13 @@ import type { ExecutionContext, Executor, ToolResult } from '../core/capabilitie
 import { FermixError } from '../core/errors.js';
 import { webFetch as fetchPage, type HostResolver, type NetPolicy, type WebFetchDeps, type WebFetchResult } from '../net/index.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 
-export const webFetchInput = z.object({
-  url: z.string().min(1).describe('Public http(s) URL to fetch. Private, loopback and link-local addresses are refused.'),
-});
+export const webFetchInput = lazySchema(() =>
+  z.object({
+    url: z.string().min(1).describe('Public http(s) URL to fetch. Private, loopback and link-local addresses are refused.'),
+  }),
+);
 
 /**
  * `context.services.net`, injected by the composition root and shared by web_fetch and web_search.

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ExecutionContext, Executor, ToolResult } from '../core/capabilities/capability.js';
 import { FermixError } from '../core/errors.js';
 import { defineBuiltin } from './define-builtin.js';
+import { lazySchema } from './lazy-schema.js';
 import { netDepsFrom } from './web-fetch.js';
 import { BACKENDS, configFrom, runSearch, type SearchOutcome, type SecretResolver, type WarnLogger } from './web-search/run-search.js';
 
@@ -9,9 +10,11 @@ export type { SecretResolver, WarnLogger, WebSearchConfig } from './web-search/r
 
 export const MAX_QUERY_CHARS = 1024;
 
-export const webSearchInput = z.object({
-  query: z.string().min(1).max(MAX_QUERY_CHARS).describe('What to search for, at most 1024 characters.'),
-});
+export const webSearchInput = lazySchema(() =>
+  z.object({
+    query: z.string().min(1).max(MAX_QUERY_CHARS).describe('What to search for, at most 1024 characters.'),
+  }),
+);
 
 /** Characters as a person (and ajv's maxLength) counts them: code points, so an emoji is one. */
 function queryFrom(args: Record<string, unknown>): string {
