@@ -18,6 +18,7 @@ export default defineConfig({
           name: 'renderer',
           environment: 'jsdom',
           include: ['renderer/**/*.test.tsx', 'renderer/**/*.test.ts'],
+          setupFiles: ['./renderer/src/testing/api-contract-setup.ts'],
           testTimeout: 15_000,
         },
       },
