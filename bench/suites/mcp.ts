@@ -21,7 +21,7 @@ const CPU_CALLS = 5000;
 /** The fixture's own tools (echo, add, slow, sleep, mutate, crash, Fetch-URL.v2) + generated ones = 400. */
 const FIXTURE_BASE_TOOLS = 7;
 /** Calls per side of the transport sub-figure (raw SDK over the SDK's transport vs over ours), after the main loop. */
-const TRANSPORT_CALLS = 1000;
+const TRANSPORT_CALLS = 2000;
 
 async function once(work: () => Promise<unknown>): Promise<number> {
   const started = process.hrtime.bigint();
@@ -41,14 +41,12 @@ async function callOverhead(): Promise<Metric[]> {
   const raw = new Client({ name: 'bench', version: '1.0.0' });
   const rawSame = new Client({ name: 'bench-same-options', version: '1.0.0' });
   const rawOurTransport = new Client({ name: 'bench-our-transport', version: '1.0.0' });
+  const rawSdkTransport = new Client({ name: 'bench-sdk-transport', version: '1.0.0' });
   try {
     stack.supervisor.apply({ bench: nodeServer(TOOLS_SERVER) });
     await stack.supervisor.settled();
     await raw.connect(new StdioClientTransport({ command: process.execPath, args: [TOOLS_SERVER], stderr: 'ignore' }));
     await rawSame.connect(new StdioClientTransport({ command: process.execPath, args: [TOOLS_SERVER], stderr: 'ignore' }));
-    // The same server environment as the SDK's transport gives; what differs is how ours starts it (its own
-    // session and process group, so a close kills the whole tree) and that it reads the server's stderr.
-    await rawOurTransport.connect(new GroupStdioTransport({ command: process.execPath, args: [TOOLS_SERVER], env: getDefaultEnvironment() }));
     const ours = (index: number) => () => stack.invoker.execute('mcp_bench_echo', { text: `call ${index}` }, { trust: 'operator', origin: 'chat' });
     const sdk = (index: number) => () => raw.callTool({ name: 'echo', arguments: { text: `call ${index}` } });
     // What client.ts asks of the SDK on every call: progress that extends the timeout, and a signal to cancel.
@@ -75,17 +73,27 @@ async function callOverhead(): Promise<Metric[]> {
     // Sub-figure, measured after the main loop so that loop stays as it was: the raw SDK client over our
     // stdio transport against the SDK's own, both plain calls, alternating. The part of the ratio that is
     // neither the boundary nor the call options but where the server process lives.
+    // Two fresh servers, connected only now (the main loop ran with the same three server processes as
+    // always) and warmed alike (a server's own JIT needs its warm-up too). The same server environment
+    // for both; what differs is how ours starts it (its own session and process group, so a close kills
+    // the whole tree) and that it reads the server's stderr.
+    await rawSdkTransport.connect(new StdioClientTransport({ command: process.execPath, args: [TOOLS_SERVER], stderr: 'ignore' }));
+    await rawOurTransport.connect(new GroupStdioTransport({ command: process.execPath, args: [TOOLS_SERVER], env: getDefaultEnvironment() }));
     const viaSdkTransport: number[] = [];
     const viaOurTransport: number[] = [];
+    const sdkTransport = (index: number) => () => rawSdkTransport.callTool({ name: 'echo', arguments: { text: `call ${index}` } });
     const ourTransport = (index: number) => () => rawOurTransport.callTool({ name: 'echo', arguments: { text: `call ${index}` } });
-    for (let index = 0; index < WARMUP / 2; index += 1) await once(ourTransport(index));
+    for (let index = 0; index < WARMUP; index += 1) {
+      await once(sdkTransport(index));
+      await once(ourTransport(index));
+    }
     for (let index = 0; index < TRANSPORT_CALLS; index += 1) {
       if (index % 2 === 0) {
-        viaSdkTransport.push(await once(sdk(index)));
+        viaSdkTransport.push(await once(sdkTransport(index)));
         viaOurTransport.push(await once(ourTransport(index)));
       } else {
         viaOurTransport.push(await once(ourTransport(index)));
-        viaSdkTransport.push(await once(sdk(index)));
+        viaSdkTransport.push(await once(sdkTransport(index)));
       }
     }
     // The boundary's own CPU per call (gate, policy, pin-check-free executor, validation, audit record,
@@ -113,13 +121,14 @@ async function callOverhead(): Promise<Metric[]> {
       metric('registry+invoke / raw SDK (p95)', percentile(oursSamples, 95) / percentile(rawSamples, 95), '×'),
       metric('raw SDK with our call options / plain raw SDK (median)', median(sameSamples) / median(rawSamples), '×', undefined, 'lower', 'progress-extended timeout + cancel signal: what the SDK itself costs for features the issue requires'),
       metric('registry+invoke / raw SDK with our call options (median)', median(oursSamples) / median(sameSamples), '×', undefined, 'lower', 'the boundary alone: policy, gate, pin check, validation, audit'),
-      metric('raw SDK over our stdio transport / over the SDK\'s (median)', median(viaOurTransport) / median(viaSdkTransport), '×', undefined, 'lower', `${TRANSPORT_CALLS} plain calls each, alternating, after the main loop: our transport starts the server in its own session and process group (detached, so a close kills the whole tree), which puts it in its own scheduler autogroup on Linux`),
+      metric('raw SDK over our stdio transport / over the SDK\'s (median)', median(viaOurTransport) / median(viaSdkTransport), '×', undefined, 'lower', `${TRANSPORT_CALLS} plain calls each, alternating, after the main loop: our transport starts the server in its own session and process group (detached, so a close kills the whole tree), which on Linux with autogroup scheduling also gives it its own scheduling group`),
       metric('invoke boundary CPU per call, in-process no-op executor', boundaryCpuUs, 'µs', undefined, 'lower', `${CPU_CALLS} calls; audit journaled and group-committed as on the stdio path`),
     ];
   } finally {
     await raw.close();
     await rawSame.close();
     await rawOurTransport.close();
+    await rawSdkTransport.close();
     await stack.close();
   }
 }
