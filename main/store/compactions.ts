@@ -36,8 +36,12 @@ export interface LiveWindow {
 
 const COLUMNS = 'id, conversation_id, through_message_id, summary, reason, replaced_messages, tokens_before, tokens_after, provider, model, created_at';
 
-/** Same reading as TurnStore.history: rows written without `data` replay as plain text; others are skipped. */
-function parseRow(row: { id: number; role: string; content: string; data: string | null }): WindowMessage | null {
+/**
+ * Same reading as TurnStore.history: rows written without `data` replay as plain text; others are skipped.
+ * `content` is only read for rows without `data` (it repeats data's text): the window is read several times a
+ * turn, and decoding every text twice out of SQLite's memory was a fifth of a turn's garbage (docs/decisions/0027).
+ */
+function parseRow(db: Database, row: { id: number; role: string; content: string | null; data: string | null }): WindowMessage | null {
   if (row.data) {
     try {
       const parsed = JSON.parse(row.data) as StoredMessage;
@@ -46,8 +50,9 @@ function parseRow(row: { id: number; role: string; content: string; data: string
       // fall through to the plain-text reading
     }
   }
-  if (row.role === 'user') return { role: 'user', text: row.content, id: row.id };
-  if (row.role === 'assistant') return { role: 'assistant', text: row.content, toolCalls: [], id: row.id };
+  const content = row.content ?? db.get<{ content: string }>('SELECT content FROM messages WHERE id = ?', [row.id])?.content ?? '';
+  if (row.role === 'user') return { role: 'user', text: content, id: row.id };
+  if (row.role === 'assistant') return { role: 'assistant', text: content, toolCalls: [], id: row.id };
   return null;
 }
 
@@ -72,13 +77,13 @@ export function createCompactionStore(db: Database, now: () => Date = () => new 
     /** What a model call reads: the latest summary and only the messages after its cut. */
     window(conversationId: string): LiveWindow {
       const summary = this.latest(conversationId);
-      const rows = db.all<{ id: number; role: string; content: string; data: string | null }>(
-        'SELECT id, role, content, data FROM messages WHERE conversation_id = ? AND id > ? ORDER BY id',
+      const rows = db.all<{ id: number; role: string; content: string | null; data: string | null }>(
+        "SELECT id, role, CASE WHEN data IS NULL OR data = '' THEN content END AS content, data FROM messages WHERE conversation_id = ? AND id > ? ORDER BY id",
         [conversationId, summary?.through_message_id ?? 0],
       );
       const messages: WindowMessage[] = [];
       for (const row of rows) {
-        const parsed = parseRow(row);
+        const parsed = parseRow(db, row);
         if (parsed) messages.push(parsed);
       }
       return { summary, messages };
