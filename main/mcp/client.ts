@@ -49,6 +49,8 @@ export interface McpConnectionOptions {
 export interface McpCallOptions {
   /** An AbortSignal, or the invoke boundary's cheaper cancellation (ExecutionContext.cancellation). */
   signal?: AbortSignal | CancellationView;
+  /** Told of a failed call before its caller is (the supervisor notices a sign-in refused mid-session). */
+  onError?: (error: unknown) => void;
 }
 
 export interface McpConnection {
@@ -154,17 +156,24 @@ export function createMcpConnection(options: McpConnectionOptions): McpConnectio
     },
     async callTool(name, args, callOptions = {}) {
       if (!client) throw new FermixError({ code: 'mcp_unavailable', message: `${options.label} is not connected.`, hint: 'Run `fermix mcp list` to see its status.' });
-      const result = (await client.callTool({ name, arguments: args }, undefined, {
-        timeout: options.timeoutMs,
-        resetTimeoutOnProgress: true,
-        // Any progress notification extends the call; an endless stream of them still ends.
-        maxTotalTimeout: options.timeoutMs * MAX_PROGRESS_EXTENSIONS,
-        onprogress: EXTEND_ON_PROGRESS,
-        // The SDK (1.32, pinned) only listens to the signal: throwIfAborted, aborted, reason and an 'abort'
-        // listener, which a CancellationView offers without an AbortSignal's per-call cost.
-        // test/mcp-call-cancel.test.ts proves a cancelled call reaches the server.
-        signal: callOptions.signal as AbortSignal | undefined,
-      })) as CallToolResult;
+      let result: CallToolResult;
+      try {
+        result = (await client.callTool({ name, arguments: args }, undefined, {
+          timeout: options.timeoutMs,
+          resetTimeoutOnProgress: true,
+          // Any progress notification extends the call; an endless stream of them still ends.
+          maxTotalTimeout: options.timeoutMs * MAX_PROGRESS_EXTENSIONS,
+          onprogress: EXTEND_ON_PROGRESS,
+          // The SDK (1.32, pinned) only listens to the signal: throwIfAborted, aborted, reason and an 'abort'
+          // listener, which a CancellationView offers without an AbortSignal's per-call cost.
+          // test/mcp-call-cancel.test.ts proves a cancelled call reaches the server.
+          signal: callOptions.signal as AbortSignal | undefined,
+        })) as CallToolResult;
+      } catch (error) {
+        // Here rather than in a .catch() the caller chains: one promise less between the answer and the caller.
+        callOptions.onError?.(error);
+        throw error;
+      }
       const bound = textResultBound(result);
       const bytes = bound !== null && bound <= limits.maxResultBytes ? bound : Buffer.byteLength(JSON.stringify(result));
       if (bytes > limits.maxResultBytes) {

@@ -134,6 +134,10 @@ export function createMcpSupervisor(options: SupervisorOptions): McpSupervisor {
     if (generation !== runner.generation) return;
     const changes = options.pinning.review(name, tools);
     if (changes.length > 0) emit({ phase: 'drift', server: name, tools: changes.length });
+    const onCallError = (error: unknown) => {
+      // The sign-in was refused mid-session (a refresh the server would not take): same state as at connect.
+      if (isFermixError(error) && error.code === 'needs_auth' && generation === runner.generation) void signedOut(runner, error);
+    };
     const caps = buildToolCapabilities({
       server: name,
       config: runner.config,
@@ -142,11 +146,7 @@ export function createMcpSupervisor(options: SupervisorOptions): McpSupervisor {
       pinning: options.pinning,
       call: (tool, args, signal) => {
         if (!runner.connection) return Promise.reject(new Error(`the MCP server ${name} is not connected`));
-        return runner.connection.callTool(tool, args, { signal }).catch((error: unknown) => {
-          // The sign-in was refused mid-session (a refresh the server would not take): same state as at connect.
-          if (isFermixError(error) && error.code === 'needs_auth' && generation === runner.generation) void signedOut(runner, error);
-          throw error;
-        });
+        return runner.connection.callTool(tool, args, { signal, onError: onCallError });
       },
       onCollision: (tool, registered) => emit({ phase: 'name_collision', server: name, tool, name: registered }),
     });
