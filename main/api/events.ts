@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { chatEventSchemas } from './chat-events.js';
-import { computerStateSchema } from './methods/computer.js';
-import { pluginInstallProgressSchema } from './methods/plugins.js';
-import { jobRunFinishedSchema } from './methods/jobs.js';
+import { computerStateSchema, jobRunFinishedSchema, pluginInstallProgressSchema } from './system-events.js';
 
 /**
  * Every event travels in this envelope. `stream` is a conversation id or "system";

@@ -1,22 +1,7 @@
 import { z } from 'zod';
 import { defineMethod } from '../define.js';
+import { computerStateSchema } from '../system-events.js';
 
-/**
- * Computer use's pause switch (the seed's `/pause` and `/resume`, and the tray's Pause / Resume).
- * `/pause` hands mouse and keyboard back to the person: the session stays, further actions are refused
- * until `/resume`. Unlike `/stop`, it never ends a turn.
- */
-export const computerStateSchema = z.object({
-  /** `[fermix_core.computer_use] enabled` in config.toml (off by default). */
-  enabled: z.boolean(),
-  paused: z.boolean(),
-  /** One sentence for people: what the state means right now. */
-  summary: z.string(),
-  /** True when config.toml's enabled differs from what this daemon started with (computer.set_enabled; a restart applies it). */
-  restart_required: z.boolean().optional(),
-  /** True while a computer_use action runs (computer.status and `computer.state` events; absent means false). */
-  acting: z.boolean().optional(),
-});
 export type ComputerState = z.infer<typeof computerStateSchema>;
 
 const changeOutput = computerStateSchema.extend({ changed: z.boolean() });

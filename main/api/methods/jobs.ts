@@ -47,22 +47,6 @@ export const jobRunSchema = z.object({
   error: z.object({ code: z.string(), message: z.string(), hint: z.string() }).nullable(),
 });
 
-/** Emitted on the system stream when a run's row is final: the window and the tray show a notification. */
-export const jobRunFinishedSchema = z.object({
-  job_id: z.string(),
-  job_name: z.string(),
-  run_id: z.string(),
-  trigger: z.enum(['schedule', 'manual']),
-  status: z.enum(['queued', 'running', 'ok', 'error']),
-  silent: z.boolean(),
-  /** False for delivery_mode none and for [SILENT] runs: nothing to show. */
-  notify: z.boolean(),
-  /** The Jobs inbox conversation the answer landed in (delivery_mode origin), else null. */
-  conversation_id: z.string().nullable(),
-  summary: z.string(),
-  error_code: z.string().nullable(),
-});
-
 const jobIdInput = z.object({ job_id: z.string().min(1) }).strict();
 const jobOutput = z.object({ job: jobSchema });
 

@@ -29,9 +29,6 @@ export const pluginStateSchema = z.object({
 /** `[fermix_core.plugins] dev_local`: the folders that loaded, and each refused one with the field at fault. */
 export const devLocalReportSchema = z.object({ dir: z.string(), loaded: z.array(z.string()), refusals: z.array(z.object({ folder: z.string(), code: z.string(), field: z.string(), message: z.string() })) }).nullable();
 
-/** Emitted on the system stream while an install runs. */
-export const pluginInstallProgressSchema = z.object({ plugin: z.string(), version: z.string(), phase: z.enum(['download', 'verify', 'extract', 'activate', 'done']), bytes: z.number().int(), total: z.number().int() });
-
 const installedSchema = z.object({ name: z.string(), current: z.string().nullable(), pinned: z.string().nullable(), versions: z.array(z.string()) });
 
 export const pluginMethods = {
