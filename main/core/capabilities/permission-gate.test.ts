@@ -81,6 +81,27 @@ describe('rules', () => {
   });
 });
 
+describe('the canonical argument string', () => {
+  it('is built only for a rule with a pattern or a reader of decision.canonical, and then is the same', () => {
+    let serialized = 0;
+    const args = {
+      get body() {
+        serialized += 1;
+        return 'a large argument';
+      },
+    };
+    const decision = gate([config('mcp_*', 'allow')]).decide(call(mcpTool, { args }));
+    expect(decision.decision).toBe('allow');
+    expect(serialized).toBe(0);
+    expect(decision.canonical).toEqual({ field: null, value: '{"body":"a large argument"}' });
+    expect(serialized).toBe(1);
+    const patterned = gate([config('mcp_*', 'deny', '*large*')]).decide(call(mcpTool, { args }));
+    expect(patterned.decision).toBe('deny');
+    expect(patterned.canonical.value).toBe('{"body":"a large argument"}');
+    expect(serialized).toBe(2);
+  });
+});
+
 describe('hard boundaries beat rules', () => {
   it('read_only mode denies a mutating call even with an allow rule', () => {
     const d = gate([config('*', 'allow')], 'read_only').decide(call(fileWrite));
