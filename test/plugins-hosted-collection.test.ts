@@ -13,6 +13,7 @@ import { EDEN_READ_TOKEN, EDEN_WRITE_TOKEN, startEdenFake } from './fixtures/hos
 import { guardedEdenManifest } from './fixtures/hosted-mcp/guarded-eden-manifest.js';
 import { refusedUrl, visibleAscii, withOneInvisible } from './fixtures/hosted-mcp/guard-inputs.js';
 import { hostedRailTo } from './fixtures/hosted-mcp/rail-harness.js';
+import { createTestPolicy } from '../main/net/test-policy.js';
 import type { HostedFake } from './fixtures/hosted-mcp/server.js';
 import { waitFor } from './support/daemon-process.js';
 
@@ -34,7 +35,7 @@ beforeAll(async () => {
 afterAll(async () => fake.close());
 
 async function readyRail(spec: HostedPluginSpec = capture) {
-  const harness = hostedRailTo(fake, { 'mcp.eden.so': fake.server.port }, { pacing: { minGapMs: 1, maxQueued: 16 } });
+  const harness = hostedRailTo(fake, createTestPolicy(), { 'mcp.eden.so': fake.server.port }, { pacing: { minGapMs: 1, maxQueued: 16 } });
   harness.rail.apply({ eden: spec });
   await harness.rail.settled();
   expect(harness.rail.state('eden')?.status).toBe('ready');
@@ -135,7 +136,7 @@ describe('startup Retry-After', () => {
   };
 
   it('a 429 at startup waits the Retry-After (longer than the backoff) before the next attempt, then connects; busy to the last attempt ends remote_busy', async () => {
-    const { rail } = hostedRailTo(fake, { 'mcp.eden.so': fake.server.port });
+    const { rail } = hostedRailTo(fake, createTestPolicy(), { 'mcp.eden.so': fake.server.port });
     busyInitialize(1, { 'retry-after': '1' });
     try {
       rail.apply({ eden: { ...capture, token: EDEN_READ_TOKEN, choice: { ...capture.choice, profile: 'retrieval' } } });
@@ -148,7 +149,7 @@ describe('startup Retry-After', () => {
       await rail.close();
     }
     // Busy at every attempt (Retry-After 0, so the backoff rules): the third ends remote_busy, naming the attempts.
-    const second = hostedRailTo(fake, { 'mcp.eden.so': fake.server.port });
+    const second = hostedRailTo(fake, createTestPolicy(), { 'mcp.eden.so': fake.server.port });
     busyInitialize(3, { 'retry-after': '0' });
     try {
       second.rail.apply({ eden: capture });
@@ -162,7 +163,7 @@ describe('startup Retry-After', () => {
 
   it('a Retry-After past the 60 s startup window (or the 60 s default without one) stops at once as remote_busy, showing the wait and its end', async () => {
     for (const [headers, seconds] of [[{ 'retry-after': '120' }, 120], [{}, 60]] as const) {
-      const { registry, rail } = hostedRailTo(fake, { 'mcp.eden.so': fake.server.port });
+      const { registry, rail } = hostedRailTo(fake, createTestPolicy(), { 'mcp.eden.so': fake.server.port });
       busyInitialize(3, headers);
       const initializes = fake.initializes;
       try {

@@ -22,6 +22,7 @@ import { createPluginStore } from '../main/plugins/store/store.js';
 import { createPluginSupervisor } from '../main/plugins/supervisor.js';
 import { EDEN_READ_TOKEN, EDEN_WRITE_TOKEN, startEdenFake } from './fixtures/hosted-mcp/eden-fake.js';
 import { hostedRailTo, type QuickRailOptions } from './fixtures/hosted-mcp/rail-harness.js';
+import { createTestPolicy } from '../main/net/test-policy.js';
 import { rawResult, type HostedFake } from './fixtures/hosted-mcp/server.js';
 import { makeTestCatalog, PLUGIN_SOURCES } from './fixtures/plugin-fakes/catalog-fixture.js';
 import { waitFor } from './support/daemon-process.js';
@@ -52,7 +53,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const railTo = (overrides: Record<string, number>, quick: QuickRailOptions = {}) => hostedRailTo(fake, overrides, quick);
+const railTo = (overrides: Record<string, number>, quick: QuickRailOptions = {}) => hostedRailTo(fake, createTestPolicy(), overrides, quick);
 
 describe('hosted rail startup', () => {
   it('retries an unreachable service and connects when it comes up within the attempts', async () => {
