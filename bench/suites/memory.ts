@@ -3,7 +3,7 @@
  * forced GC anywhere: a real `fermix daemon` process, the scripted model server streaming a ~400
  * character answer in 40 pieces, turns sent over the control socket as `fermix ask` does, spread over
  * 10 conversations. What held the memory and the V8 flags tried: docs/decisions/0027 (decision 6 and
- * the third pass). RSS right after the last turn is one point on V8's sawtooth (garbage waiting for a
+ * "300 turns"). RSS right after the last turn is one point on V8's sawtooth (garbage waiting for a
  * collection), so turns 100–300 are also sampled every 10 ms (p90, max), and the breakdown at the end
  * comes from the daemon itself (memory-probe.mjs, loaded into the 300-turn daemon only) and /proc smaps.
  */

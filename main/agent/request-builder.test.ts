@@ -1,6 +1,6 @@
 // The request builder keeps one tool list per caller shape for the current registry version: a turn (its
 // role) and auto-compaction used to share a single slot and rebuilt every tool's SDK schema three times a
-// turn, garbage that held the daemon's RSS up (docs/decisions/0027, third pass).
+// turn, garbage that held the daemon's RSS up (docs/decisions/0027, "300 turns").
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRegistry } from '../core/capabilities/index.js';
 import type { Role } from '../core/capabilities/roles.js';

@@ -77,7 +77,7 @@ const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frida
 export function buildRuntimePrompt(inputs: PromptInputs): string {
   const date = inputs.now.toISOString().slice(0, 10);
   // From a table, not toLocaleDateString: formatting a date loads ICU's locale data, ~4 MB of the node
-  // binary made resident for one English word (docs/decisions/0027, third pass).
+  // binary made resident for one English word (docs/decisions/0027, "300 turns").
   const weekday = WEEKDAYS[inputs.now.getUTCDay()];
   const out = [
     'You are Fermix, a personal AI agent running on the owner\'s own computer. You act through the tools offered to you; every tool call is checked by policy and recorded in an audit trail, and some need the owner\'s approval.',

@@ -5,7 +5,7 @@
  * TransformStreams per step, each delta passing through all of them, telemetry spans, and a zod
  * validation of the whole history on every call) allocated ~2.5 MB per call against ~1.3 MB for the
  * provider stream alone — garbage that got promoted and held the daemon's RSS up (docs/decisions/0027,
- * third pass). What streamText did that a single step without tool execution needs is kept here:
+ * "300 turns"). What streamText did that a single step without tool execution needs is kept here:
  * - the prompt: `convertToLanguageModelPrompt` (system message, images and files, tool results);
  * - the tools: `prepareToolsAndToolChoice` (tool choice `auto`), converted once per tool set;
  * - tool calls: the input is parsed as JSON, an empty input is `{}`, an unparsable one stays the raw
