@@ -30,7 +30,7 @@ if (daemonVerb) {
 setFlagsFromString('--liftoff-only');
 // The young generation grows 4× at a time instead of 2× while the daemon starts: start-up keeps most of
 // what it allocates, and each scavenge copied it again (10 collections and 2 full ones before ready,
-// ~33 ms of pauses under load; with 4×: 8 and 1, ~22 ms). Put back once the daemon answers (below).
+// ~33 ms of pauses under load; with 4×: 8 and 1, ~22 ms). Set to 1 once the daemon answers (below).
 if (daemonVerb) setFlagsFromString('--semi-space-growth-factor=4');
 // Not --no-wasm-lazy-compilation: compiling every function up front on the background threads took
 // 170-280 ms under load (lazily: 25 ms to decode and validate), and start-up waited for it.
@@ -155,10 +155,12 @@ if (daemonVerb) {
   // it costs more frequent GCs (~+5 ms CPU per turn, docs/decisions/0027). A heuristic, not a limit:
   // unlike --max-old-space-size it cannot make the daemon run out of heap. Set once the daemon answers, not
   // before: in its memory-reducing mode V8 ran two full collections and a dozen more scavenges during
-  // start-up. Registered after loadDaemonBundle's listener, so the code cache is written first.
+  // start-up. Registered after loadDaemonBundle's listener, so the code cache is written first. The young
+  // generation then grows no further: at 2× it reached 32 MB between the (now rarer) memory-reducing full
+  // GCs, and RSS peaked at 144-149 MB during 300 turns; at 1×, 101-108 MB (memory suite, docs/decisions/0027).
   process.once(DAEMON_READY_EVENT, () => {
     setFlagsFromString('--optimize-for-size');
-    setFlagsFromString('--semi-space-growth-factor=2');
+    setFlagsFromString('--semi-space-growth-factor=1');
   });
 }
 if (runCli) process.exitCode = await runCli(process.argv.slice(2));

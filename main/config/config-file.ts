@@ -5,6 +5,7 @@ import { parse, stringify, TomlError } from 'smol-toml';
 import type { z } from 'zod';
 import { FermixError } from '../core/errors.js';
 import { configSchema, type FermixConfig } from './schema.js';
+import { ONE_SHOT_PARSE } from '../core/one-shot-parse.js';
 
 export interface LoadedConfig {
   config: FermixConfig;
@@ -15,7 +16,7 @@ export interface LoadedConfig {
 
 /** Reads and validates config.toml. A missing file means all defaults. Errors name file, line and key. */
 export function loadConfig(file: string): LoadedConfig {
-  if (!existsSync(file)) return { config: configSchema.parse({}), raw: {}, exists: false };
+  if (!existsSync(file)) return { config: configSchema.parse({}, ONE_SHOT_PARSE), raw: {}, exists: false };
   const source = readFileSync(file, 'utf8');
   return { ...parseConfigSource(source, file), exists: true };
 }
@@ -36,7 +37,7 @@ export function parseConfigSource(source: string, file: string): { config: Fermi
       cause: error,
     });
   }
-  const parsed = configSchema.safeParse(raw);
+  const parsed = configSchema.safeParse(raw, ONE_SHOT_PARSE);
   if (!parsed.success) throw configError(parsed.error.issues, source, file);
   return { config: parsed.data, raw };
 }

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { FermixError } from '../core/errors.js';
 import { templateProblem } from './rails/http/template.js';
 import { parsePointer } from './rails/mcp-hosted/json-pointer.js';
+import { ONE_SHOT_PARSE } from '../core/one-shot-parse.js';
 
 export const PLUGIN_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -340,7 +341,7 @@ export function decodeManifest(text: string, file: string, directoryName?: strin
   if (raw !== null && typeof raw === 'object' && 'schema_version' in raw && typeof raw.schema_version === 'number' && raw.schema_version !== 2) {
     throw invalidManifest(file, 'schema_version', `is ${raw.schema_version}, a manifest format this Fermix does not read`);
   }
-  const parsed = manifestSchemas().manifestSchema.safeParse(raw);
+  const parsed = manifestSchemas().manifestSchema.safeParse(raw, ONE_SHOT_PARSE);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const keys = issue.code === 'unrecognized_keys' ? (issue as { keys: string[] }).keys : [];

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { PLUGIN_NAME } from './manifest.js';
+import { ONE_SHOT_PARSE } from '../core/one-shot-parse.js';
 
 const CONFIG_KEY = /^[A-Z][A-Z0-9_]*$/;
 
@@ -31,7 +32,7 @@ export const pluginsSettingsSchema = z.record(z.string(), z.unknown()).superRefi
     } else if (key === 'dev_local') {
       if (typeof item !== 'string' || item.trim() === '') context.addIssue({ code: 'custom', path: [key], message: 'must be the path of a directory of plugin source folders' });
     } else if (PLUGIN_NAME.test(key)) {
-      const parsed = pluginTableSchema.safeParse(item);
+      const parsed = pluginTableSchema.safeParse(item, ONE_SHOT_PARSE);
       if (!parsed.success) for (const issue of parsed.error.issues) context.addIssue({ code: 'custom', path: [key, ...issue.path.map(String)], message: issue.message });
     } else {
       context.addIssue({ code: 'custom', path: [key], message: 'is not a known key (enabled, trust_dev_key, dev_local, or a [fermix_core.plugins.<name>] table)' });

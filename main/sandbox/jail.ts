@@ -19,6 +19,7 @@ import { findExecutable } from './executables.js';
 import { FermixError } from '../core/errors.js';
 import type { CommandWrapper } from './runner.js';
 import { createPidsContainment, detectLimitSupport, jailLimitsSchema, prlimitArgv, type JailLimits, type LimitSupport } from './jail-limits.js';
+import { ONE_SHOT_PARSE } from '../core/one-shot-parse.js';
 
 export interface JailStatus {
   active: boolean;
@@ -87,7 +88,7 @@ export async function jailStatus(options: JailOptions = {}): Promise<JailStatus>
       pidNamespace: false,
     };
   }
-  const configured = options.limits ?? jailLimitsSchema.parse({});
+  const configured = options.limits ?? jailLimitsSchema.parse({}, ONE_SHOT_PARSE);
   return {
     active: true,
     bwrap,

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { FermixError } from '../../core/errors.js';
 import { PLUGIN_NAME } from '../manifest.js';
+import { ONE_SHOT_PARSE } from '../../core/one-shot-parse.js';
 
 const SEMVER = /^\d+\.\d+\.\d+$/;
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -65,7 +66,7 @@ export function decodeCatalog(text: string, file: string): CatalogIndex {
   } catch (error) {
     throw invalidCatalog(file, '(root)', `is not valid JSON (${(error as Error).message})`);
   }
-  const parsed = catalogIndexSchema.safeParse(raw);
+  const parsed = catalogIndexSchema.safeParse(raw, ONE_SHOT_PARSE);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = issue.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('').replace(/^\./, '') || '(root)';
