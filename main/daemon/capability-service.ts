@@ -78,8 +78,10 @@ export function createCapabilityService(options: CapabilityServiceOptions): Capa
     },
     decide: (call) => createPermissionGate({ rules, mode: currentMode(), commandsUnjailed: options.commandsUnjailed }).decide(call),
   };
-  // The card's `git status *` scope needs the shell parser; load it now so the first card has it.
-  void loadHardline();
+  // The card's `git status *` scope needs the shell parser; it loads just after start-up (as the sandbox
+  // does, sandbox.ts), not on its path: loading it cost ~9 ms of main thread right before the daemon
+  // answered. A card comes after a model turn, long after; a command check that comes first awaits it.
+  setTimeout(() => void loadHardline(), 300).unref();
   const approvals = createApprovalQueue({ rules, simpleCommand: isSimpleCommand });
   approvals.subscribe((event) => {
     const stream = event.approval.conversation_id ?? SYSTEM_STREAM;
