@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // `fermix` — runs the bundled CLI; builds it first in a checkout where it is missing.
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import vm from 'node:vm';
+
+// Built-ins through require, not `import`: each imported built-in costs the ESM loader a facade module
+// (~0.5 ms apiece on every start); `require` hands back the module itself.
+const builtin = createRequire(import.meta.url);
+const { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = builtin('node:fs');
+const { fileURLToPath } = builtin('node:url');
+const { setFlagsFromString } = builtin('node:v8');
+const vm = builtin('node:vm');
 
 /** Emitted on `process` by the daemon verb once it answers (main/cli/verbs/lifecycle.ts). */
 const DAEMON_READY_EVENT = 'fermix:daemon-ready';
@@ -19,9 +22,9 @@ const daemonVerb = verb === 'daemon' || verb === 'run';
 // flags are the ones it was built with: after setFlagsFromString every built-in module loaded later was
 // compiled from source (~15 ms of the daemon's start-up, docs/decisions/0026). So the built-ins the daemon
 // needs load first, while the flags are still the defaults.
+// The list: what the daemon has loaded by the time it answers (process.moduleLoadList).
 if (daemonVerb) {
-  const builtin = createRequire(import.meta.url);
-  for (const name of ['os', 'util', 'crypto', 'http', 'https', 'tls', 'net', 'zlib', 'dns', 'dns/promises', 'fs/promises', 'worker_threads', 'readline', 'readline/promises', 'perf_hooks', 'child_process', 'cluster', 'stream/web']) builtin(name);
+  for (const name of ['os', 'util', 'crypto', 'http', 'https', 'tls', 'net', 'zlib', 'dns', 'dns/promises', 'fs/promises', 'worker_threads', 'readline', 'readline/promises', 'perf_hooks', 'child_process', 'cluster']) builtin(name);
 }
 // SQLite is WebAssembly (node-sqlite3-wasm, 1.3 MB): by default V8 re-compiles its hot functions with
 // TurboFan on background threads, which cost ~170 ms of CPU in every daemon start and more than it saved
@@ -38,7 +41,7 @@ if (daemonVerb) setFlagsFromString('--semi-space-growth-factor=4');
 const outDir = fileURLToPath(new URL('../out/node/', import.meta.url));
 const bundle = new URL('../out/node/cli.mjs', import.meta.url);
 if (!existsSync(fileURLToPath(bundle))) {
-  const build = spawnSync(process.execPath, [fileURLToPath(new URL('../scripts/build-node.mjs', import.meta.url)), '--quiet'], { stdio: 'inherit' });
+  const build = builtin('node:child_process').spawnSync(process.execPath, [fileURLToPath(new URL('../scripts/build-node.mjs', import.meta.url)), '--quiet'], { stdio: 'inherit' });
   if (build.status !== 0) {
     console.error('fermix: could not build the CLI. Run `npm ci` in the Fermix folder, then try again.');
     process.exit(1);
