@@ -31,10 +31,9 @@ if (daemonVerb) {
 // in a 20,000-insert run (measured: docs/decisions/, start-up and memory). Liftoff's baseline code is
 // enough for the daemon's light queries. Set before the bundle loads, because the module compiles on import.
 setFlagsFromString('--liftoff-only');
-// The young generation grows 4× at a time instead of 2× while the daemon starts: start-up keeps most of
-// what it allocates, and each scavenge copied it again (10 collections and 2 full ones before ready,
-// ~33 ms of pauses under load; with 4×: 8 and 1, ~22 ms). Set to 1 once the daemon answers (below).
-if (daemonVerb) setFlagsFromString('--semi-space-growth-factor=4');
+// Not --semi-space-growth-factor=4 during start-up, although it cut start-up's GC pauses (~33 → ~22 ms
+// under load): the young generation it grew (32 MB) stayed through the turns until a memory-reducing full
+// GC, and RSS after 300 turns became bimodal (max 103–114 or 141–149 MB; docs/decisions/0027).
 // Not --no-wasm-lazy-compilation: compiling every function up front on the background threads took
 // 170-280 ms under load (lazily: 25 ms to decode and validate), and start-up waited for it.
 
