@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { explainHardline, loadHardline } from '../hardline.js';
+import { ansiC } from './words.js';
 
 const context = { home: '/home/ana', fermixHome: '/home/ana/.fermix', cwd: '/home/ana/.fermix/workspace' };
 
@@ -22,6 +23,17 @@ beforeAll(async () => {
 });
 
 describe('hardline on arbitrary input', () => {
+  // Found by the property below (seed 833856085): `$'\x#` made the word reader throw (NaN code point).
+  it('reads ANSI-C escapes without digits or past U+10FFFF as written, and still sees rm -rf / before them', () => {
+    expect(ansiC('\\x#')).toBe('\\x#');
+    expect(ansiC('\\u')).toBe('\\u');
+    expect(ansiC('\\UFFFFFFFF')).toBe('\\UFFFFFFFF');
+    expect(ansiC('\\x41\\u00e9\\U0001F389')).toBe('Aé🎉');
+    for (const tail of ["$'\\x#", "$'\\u'", "$'\\UFFFFFFFF'"]) {
+      for (const parser of [true, false]) expect(explainHardline(`rm -rf /\n${tail}`, context, { parser }).hit?.rule).toBeDefined();
+    }
+  });
+
   it('always decides, with the parser and with the linear reader alone', () => {
     fc.assert(
       fc.property(fc.oneof(shellish, anyText), (command) => {

@@ -293,8 +293,12 @@ export function ansiC(body: string): string {
     switch (e[0]) {
       case 'x':
       case 'u':
-      case 'U':
-        return String.fromCodePoint(Number.parseInt(e.slice(1), 16));
+      case 'U': {
+        // `\x` (or `\u`, `\U`) without hex digits stays as written, as bash leaves it; so does a code
+        // point past U+10FFFF (String.fromCodePoint would throw, and the reader must always decide).
+        const code = Number.parseInt(e.slice(1), 16);
+        return Number.isNaN(code) || code > 0x10ffff ? `\\${e}` : String.fromCodePoint(code);
+      }
       case 'n':
         return '\n';
       case 't':
