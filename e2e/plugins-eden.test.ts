@@ -15,6 +15,7 @@ import { runFermixAsync, tempHome } from '../test/support/daemon-process.js';
 import { seriousViolations } from './support/axe.js';
 import { requireRendererBuild } from './support/build-output.js';
 import { launchChromium, saveScreenshot } from './support/chromium.js';
+import { shootSizes } from './support/screen-shots.js';
 import { openWindow } from './support/window-page.js';
 
 let fake: HostedFake;
@@ -50,6 +51,9 @@ afterAll(async () => {
 
 const card = () => page.locator('article[data-plugin="eden"]');
 const badge = () => card().locator('.plugin-badge');
+/** The Eden card's state in light and dark at the large window and at `small`, its badge scrolled into view. */
+const shootBadge = (name: string, small: { width: number; height: number }) =>
+  shootSizes(page, name, { width: 1280, height: 800 }, [{ width: 1280, height: 800 }, small], () => badge().scrollIntoViewIfNeeded());
 
 describe('Eden setup screen', () => {
   it('enters the token, picks the workspace from the discovered list, and Eden turns Ready', async () => {
@@ -129,14 +133,7 @@ describe('Eden setup screen', () => {
       await page.getByRole('switch', { name: 'Eden enabled' }).click();
       await badge().getByText('Contract changed').waitFor({ timeout: 20_000 });
       await card().getByText('changed its tools since this plugin was signed', { exact: false }).waitFor();
-      await badge().scrollIntoViewIfNeeded();
-      await saveScreenshot(page, 'plugins-eden-contract-1280x800-light');
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await page.setViewportSize({ width: 800, height: 600 });
-      await badge().scrollIntoViewIfNeeded();
-      await saveScreenshot(page, 'plugins-eden-contract-800x600-dark');
-      await page.emulateMedia({ colorScheme: 'light' });
-      await page.setViewportSize({ width: 1280, height: 800 });
+      await shootBadge('plugins-eden-contract', { width: 800, height: 600 });
       const capabilities = await runFermix(['capabilities', '--json']);
       const names = (JSON.parse(capabilities.stdout).result.capabilities as { name: string }[]).map((cap) => cap.name);
       expect(names.filter((name) => name.startsWith('eden_'))).toEqual([]);
@@ -154,14 +151,7 @@ describe('Eden setup screen', () => {
       await page.getByRole('switch', { name: 'Eden enabled' }).click();
       await badge().getByText('Busy').waitFor({ timeout: 20_000 });
       await card().getByText(/asked Fermix to wait 120 s \(until \d\d:\d\d:\d\d UTC\), past the 60 s startup window/).waitFor();
-      await badge().scrollIntoViewIfNeeded();
-      await saveScreenshot(page, 'plugins-eden-busy-1280x800-light');
-      await page.emulateMedia({ colorScheme: 'dark' });
-      await page.setViewportSize({ width: 390, height: 844 });
-      await badge().scrollIntoViewIfNeeded();
-      await saveScreenshot(page, 'plugins-eden-busy-390x844-dark');
-      await page.emulateMedia({ colorScheme: 'light' });
-      await page.setViewportSize({ width: 1280, height: 800 });
+      await shootBadge('plugins-eden-busy', { width: 390, height: 844 });
     } finally {
       fake.intercept = null;
     }

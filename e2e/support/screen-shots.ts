@@ -12,10 +12,18 @@ export const SCREEN_SIZES = [
 /**
  * Screenshots of the page as it is, at each size in light and dark, named <name>-<w>x<h>-<scheme>.png;
  * the page is put back to `restore` (light) afterwards so the test continues where it was.
+ * `afterResize` runs at each size before its shots (e.g. to scroll the element shown into view).
  */
-export async function shootSizes(page: Page, name: string, restore: { width: number; height: number }, sizes: readonly { width: number; height: number }[] = SCREEN_SIZES): Promise<void> {
+export async function shootSizes(
+  page: Page,
+  name: string,
+  restore: { width: number; height: number },
+  sizes: readonly { width: number; height: number }[] = SCREEN_SIZES,
+  afterResize?: () => Promise<void>,
+): Promise<void> {
   for (const size of sizes) {
     await page.setViewportSize(size);
+    await afterResize?.();
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
       await saveScreenshot(page, `${name}-${size.width}x${size.height}-${colorScheme}`);

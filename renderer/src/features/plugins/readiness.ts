@@ -37,8 +37,8 @@ export const READINESS: Record<string, ReadinessView> = {
   insufficient_credential_scope: { label: 'Needs write token', tone: 'warn', fix: 'Replace token', action: 'secret', missing: 'The chosen profile needs a write-scoped token.' },
   workspace_unavailable: { label: 'Workspace gone', tone: 'warn', fix: 'Choose a workspace', action: 'config', missing: 'The chosen workspace is no longer reachable with this token.' },
   remote_unreachable: { label: 'Unreachable', tone: 'warn', fix: null, action: null, missing: 'The service could not be reached; disable and enable the plugin to try again.' },
-  // Its detail (the card shows it in brackets) names the wait the service asked for and when it ends.
-  remote_busy: { label: 'Busy', tone: 'warn', fix: null, action: null, missing: 'The service asked Fermix to wait before connecting; after the time it named, disable and enable the plugin.' },
+  // Its detail (the card shows it in brackets) names the wait, when it ends and the command to run then.
+  remote_busy: { label: 'Busy', tone: 'warn', fix: null, action: null, missing: 'The service asked Fermix to wait before connecting.' },
   remote_security_blocked: { label: 'Blocked', tone: 'bad', fix: 'Replace token', action: 'secret', missing: 'The service refused the token by its policy.' },
   remote_protocol_error: { label: 'Protocol error', tone: 'bad', fix: null, action: null, missing: 'The service broke the MCP protocol; an updated plugin may be needed.' },
 };
