@@ -73,7 +73,7 @@ async function daemonReady(home: string, measureRss: boolean, holdUntil?: () => 
     await new Promise((r) => setTimeout(r, 2000));
     rssMb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
   }
-  // The first daemon after a build writes the code cache 3 s after it started; every measured start uses it.
+  // The first daemon after a build writes the code cache once it answers; every measured start uses it.
   for (let waited = 0; holdUntil && !holdUntil() && waited < 30_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
   child.kill('SIGTERM');
   await waitExit(child);
