@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Cancellation } from '../../main/core/capabilities/runtime.js';
 import { startDaemon } from '../../main/daemon/compose.js';
 import { GroupStdioTransport } from '../../main/mcp/stdio-transport.js';
 import { createMcpStack, nodeServer, TOOLS_SERVER } from '../../main/mcp/test-stack.js';
@@ -51,7 +52,7 @@ async function callOverhead(): Promise<Metric[]> {
     const sdk = (index: number) => () => raw.callTool({ name: 'echo', arguments: { text: `call ${index}` } });
     // What client.ts asks of the SDK on every call: progress that extends the timeout, and a signal to cancel.
     const sdkSame = (index: number) => () => rawSame.callTool({ name: 'echo', arguments: { text: `call ${index}` } }, undefined, {
-      timeout: 10_000, resetTimeoutOnProgress: true, maxTotalTimeout: 100_000, onprogress: () => {}, signal: new AbortController().signal,
+      timeout: 10_000, resetTimeoutOnProgress: true, maxTotalTimeout: 100_000, onprogress: () => {}, signal: new Cancellation() as unknown as AbortSignal,
     });
     for (let index = 0; index < WARMUP; index += 1) {
       await once(ours(index));

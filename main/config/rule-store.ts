@@ -6,17 +6,17 @@ import { loadConfig, updateConfig } from './config-file.js';
  * an "always" answer appends one there (atomic write), marked `source = "always-answer"`.
  */
 export function createConfigRuleStore(configFile: string): RuleStore {
-  let cache: Rule[] | undefined;
+  let cache: readonly Rule[] | undefined;
   return {
     load() {
-      cache ??= loadConfig(configFile).config.permissions.rules.map((rule) => ({
+      cache ??= Object.freeze(loadConfig(configFile).config.permissions.rules.map((rule) => ({
         permission: rule.permission,
         ...(rule.pattern === undefined ? {} : { pattern: rule.pattern }),
         action: rule.action,
         source: rule.source,
         ...(rule.unjailed ? { unjailed: true } : {}),
-      }));
-      return [...cache];
+      })));
+      return cache;
     },
     add(rule) {
       updateConfig(configFile, (raw) => {

@@ -72,11 +72,14 @@ export function createCapabilityService(options: CapabilityServiceOptions): Capa
   const rules = createConfigRuleStore(options.configFile);
   // The mode is read per decision, so a change from Settings applies to the next call.
   const currentMode = options.permissionMode ?? (() => config.permissions.mode);
+  // One gate for the daemon's life (it keeps decisions that did not depend on the arguments); the mode
+  // goes with each call.
+  const decider = createPermissionGate({ rules, commandsUnjailed: options.commandsUnjailed });
   const gate: PermissionGate = {
     get mode() {
       return currentMode();
     },
-    decide: (call) => createPermissionGate({ rules, mode: currentMode(), commandsUnjailed: options.commandsUnjailed }).decide(call),
+    decide: (call) => decider.decide(call.mode === undefined ? { ...call, mode: currentMode() } : call),
   };
   // The card's `git status *` scope needs the shell parser; it loads just after start-up (as the sandbox
   // does, sandbox.ts), not on its path: loading it cost ~9 ms of main thread right before the daemon

@@ -1,4 +1,4 @@
-import { recordedArgsJson, scrubStoredRecord, withOutcome, type AuditRecord, type AuditSink } from '../core/capabilities/audit-record.js';
+import { outcomeFields, recordedArgsJson, scrubStoredRecord, type AuditRecord, type AuditSink } from '../core/capabilities/audit-record.js';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import type { Database } from './database.js';
@@ -231,16 +231,22 @@ export function createAuditStore(db: Database, options: { retentionDays: number;
     prepare(record) {
       const id = nextJournalId();
       const head = auditRowHead(record);
-      const headJson = JSON.stringify(head);
-      const linePrefix = `{"id":"${id}","row":${headJson.slice(0, -1)},`;
+      const linePrefix = `{"id":"${id}","row":${JSON.stringify(head).slice(0, -1)},`;
+      // \`extra\` as auditRowTail writes it (same keys, same order), with what is known now already in place.
+      const extraPrefix = `{"approval":${JSON.stringify(record.approval ?? null)},"args_mode":${JSON.stringify(record.args_mode)},"truncated":`;
+      const extraSuffix = `,"journal_id":"${id}"}`;
       let written = false;
       return {
         write(outcome) {
           if (written) throw new Error('a prepared audit record is written once');
           written = true;
-          const complete = withOutcome(record, outcome);
-          const tail = auditRowTail(complete, id);
-          append([...head, ...tail], `${linePrefix}${JSON.stringify(tail).slice(1)}}\n`, complete.decision);
+          // Only the outcome is serialized here: this runs after the call's answer, before it is returned.
+          const { duration_ms, result_bytes, truncated, error_code, notes } = outcomeFields(outcome);
+          const extra = `${extraPrefix}${truncated},"notes":${notes === null ? 'null' : JSON.stringify(notes)}${extraSuffix}`;
+          const errorJson = error_code === null ? 'null' : JSON.stringify(error_code);
+          const row = head.slice();
+          row.push(duration_ms, result_bytes, error_code, extra);
+          append(row, `${linePrefix}${duration_ms},${result_bytes},${errorJson},${JSON.stringify(extra)}]}\n`, record.decision);
         },
       };
     },

@@ -311,15 +311,19 @@ export function buildAuditRecord(input: AuditInput): AuditRecord {
 }
 
 /** The record with its outcome, exactly as buildAuditRecord makes those fields (rounded, redacted). */
-export function withOutcome(record: AuditRecord, outcome: AuditOutcome): AuditRecord {
+/** A call's outcome as its record keeps it: whole milliseconds, defaults filled in, notes redacted. */
+export function outcomeFields(outcome: AuditOutcome): Pick<AuditRecord, 'duration_ms' | 'result_bytes' | 'truncated' | 'error_code' | 'notes'> {
   return {
-    ...record,
     duration_ms: Math.max(0, Math.round(outcome.duration_ms)),
     result_bytes: outcome.result_bytes ?? 0,
     truncated: outcome.truncated ?? false,
     error_code: outcome.error_code ?? null,
     notes: redactNotes(outcome.notes),
   };
+}
+
+export function withOutcome(record: AuditRecord, outcome: AuditOutcome): AuditRecord {
+  return { ...record, ...outcomeFields(outcome) };
 }
 
 /** The sink's own preparation when it has one, else a handle that writes the completed record. */

@@ -163,3 +163,55 @@ describe('property: precedence', () => {
     );
   });
 });
+
+describe('property: the decision cache is invisible', () => {
+  const caps = [fileRead, fileWrite, shell, webFetch, mcpTool, makeCapability({ name: 'mcp_gh_issue', kind: 'mcp', policy_class: 'read_only', group: 'mcp' })];
+  const ruleArb: fc.Arbitrary<Rule> = fc.record({
+    permission: fc.constantFrom('shell', 'file_*', 'group:mcp', '*', 'web_fetch', 'mcp_*', 'nothing'),
+    pattern: fc.option(fc.constantFrom('/tmp/*', 'ls*', '*', 'x', 'git status *'), { nil: undefined }),
+    action: fc.constantFrom('allow', 'ask', 'deny') as fc.Arbitrary<Rule['action']>,
+    source: fc.constantFrom('config', 'always-answer') as fc.Arbitrary<Rule['source']>,
+  });
+  const stepArb = fc.oneof(
+    { weight: 1, arbitrary: ruleArb.map((rule) => ({ add: rule }) as const) },
+    {
+      weight: 5,
+      arbitrary: fc.record({
+        cap: fc.constantFrom(...caps),
+        mode: fc.option(fc.constantFrom<GateMode>('ask', 'auto', 'read_only'), { nil: undefined }),
+        interactive: fc.boolean(),
+        origin: fc.constantFrom('chat' as const, 'job' as const, 'cli' as const),
+        arg: fc.constantFrom('/tmp/a', 'ls -la', 'x', 'git status', 'rm -rf /tmp/b'),
+      }),
+    },
+  );
+
+  it('a gate asked again and again decides every call as a fresh gate over the same rules would', () => {
+    fc.assert(
+      fc.property(fc.array(ruleArb, { maxLength: 4 }), fc.array(stepArb, { minLength: 1, maxLength: 40 }), fc.boolean(), (initial, steps, commandsUnjailed) => {
+        const store = createMemoryRuleStore(initial);
+        const kept = createPermissionGate({ rules: store, commandsUnjailed });
+        for (const step of steps) {
+          if ('add' in step) {
+            store.add(step.add);
+            continue;
+          }
+          const asked = call(step.cap, { mode: step.mode, interactive: step.interactive, origin: step.origin, args: { path: step.arg, command: step.arg } });
+          const fresh = createPermissionGate({ rules: createMemoryRuleStore(store.load()), commandsUnjailed }).decide(asked);
+          const got = kept.decide(asked);
+          expect({ ...got, canonical: got.canonical }).toEqual({ ...fresh, canonical: fresh.canonical });
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('a cached decision reports the arguments of the call it answers', () => {
+    const g = gate([config('mcp_*', 'allow')]);
+    const first = g.decide(call(mcpTool, { args: { path: '/tmp/one' } }));
+    const second = g.decide(call(mcpTool, { args: { path: '/tmp/two' } }));
+    expect(second.rule).toBe(first.rule);
+    expect(first.canonical.value).toBe('/tmp/one');
+    expect(second.canonical.value).toBe('/tmp/two');
+  });
+});

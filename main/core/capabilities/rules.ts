@@ -31,16 +31,17 @@ export interface Rule {
 
 /** Where rules live. The lead's persistent implementation writes config.toml / the store. */
 export interface RuleStore {
-  load(): Rule[];
+  /** The rules in order. The same array until they change (the gate keys its decision cache on it); never mutated. */
+  load(): readonly Rule[];
   add(rule: Rule): void;
 }
 
 export function createMemoryRuleStore(initial: readonly Rule[] = []): RuleStore {
-  const rules = [...initial];
+  let rules: readonly Rule[] = Object.freeze([...initial]);
   return {
-    load: () => [...rules],
+    load: () => rules,
     add: (rule) => {
-      rules.push({ ...rule });
+      rules = Object.freeze([...rules, { ...rule }]);
     },
   };
 }
