@@ -1,15 +1,17 @@
 /**
  * The stdio client transport for outbound servers. Ours rather than the SDK's StdioClientTransport
  * because that one spawns the server in our process group: `npx some-server` is npm → sh → node, and
- * killing the pid it knows leaves the real server running. Here the server gets its own group
- * (`detached`), so a close or a quarantine signals the whole tree (sandbox/process-group.ts), and its
- * stderr goes line by line to the server's own log instead of the daemon's terminal.
+ * killing the pid it knows leaves the real server running. Here the server leads its own group (in the
+ * daemon's session: sandbox/group-spawn.ts), so a close or a quarantine signals the whole tree
+ * (sandbox/process-group.ts), and its stderr goes line by line to the server's own log instead of the
+ * daemon's terminal.
  * Framing (newline-delimited JSON-RPC) is the SDK's own ReadBuffer/serializeMessage.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { spawnInOwnGroup } from '../sandbox/group-spawn.js';
 import { groupAlive, signalGroup } from '../sandbox/process-group.js';
 
 export interface StdioLaunch {
@@ -56,14 +58,7 @@ export class GroupStdioTransport implements Transport {
     const buffer = (this.buffer = new sdk.ReadBuffer());
     this.serializeMessage = sdk.serializeMessage;
     return new Promise((resolve, reject) => {
-      const child = spawn(this.launch.command, this.launch.args, {
-        env: this.launch.env,
-        cwd: this.launch.cwd,
-        stdio: ['pipe', 'pipe', 'pipe'],
-        detached: true,
-        shell: false,
-        windowsHide: true,
-      });
+      const { child } = spawnInOwnGroup(this.launch.command, this.launch.args, { env: this.launch.env, cwd: this.launch.cwd });
       this.child = child;
       child.once('error', (error) => {
         reject(error);
@@ -136,9 +131,12 @@ export class GroupStdioTransport implements Transport {
     } catch {
       // already closed
     }
-    signalGroup(pgid, 'SIGTERM');
+    // In the first milliseconds the wrapper may not have made its group yet (group-spawn.ts): then the
+    // pid alone is signalled, which stops it before it can start the server.
+    if (!signalGroup(pgid, 'SIGTERM')) child.kill('SIGTERM');
     const timer = setTimeout(() => {
       if (groupAlive(pgid)) signalGroup(pgid, 'SIGKILL');
+      else if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }, grace);
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, grace + 500).unref())]);
     // The leader may be gone while a grandchild that ignored SIGTERM lives on: wait for the SIGKILL.

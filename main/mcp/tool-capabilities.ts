@@ -66,6 +66,8 @@ export function buildToolCapabilities(options: BuildOptions): Capability[] {
       audit_behavior: 'redact_args',
       is_stateful: false,
       timeout_ms: outerTimeout,
+      // The SDK only serializes the arguments (JSON on the server's stdin or in an HTTP body).
+      passes_args_through: true,
       // Not async: with no unreviewed change (the usual case) the request is written to the server within
       // this call, so the invoke boundary's audit bookkeeping overlaps the server's work instead of preceding it.
       executor: (args, context) => {

@@ -98,4 +98,11 @@ export interface Capability {
   is_stateful: boolean;
   /** Per-call timeout for the invoke boundary; default 120 s. */
   timeout_ms?: number;
+  /**
+   * The executor only serializes its arguments and never changes them (an MCP call: the SDK writes them
+   * to the server as JSON), so the invoke boundary hands them over without its private copy. Leave unset
+   * for anything that might alter them: the copy is what keeps the audited arguments and the model's
+   * history as they were.
+   */
+  passes_args_through?: boolean;
 }

@@ -250,6 +250,20 @@ describe('running', () => {
     expect(audit.records[0].args).toEqual({ list: ['original'] });
   });
 
+  it('an executor that only serializes its arguments (passes_args_through) gets them without a copy', async () => {
+    let received: unknown;
+    const forwarder = makeCapability({ name: 'forwarder', passes_args_through: true, executor: async (args) => ((received = args), { text: JSON.stringify(args) }) });
+    const copied = makeCapability({ name: 'copied', executor: async (args) => ((received = args), { text: '' }) });
+    const { invoker, audit } = setup({ extra: [forwarder, copied] });
+    const args = { query: 'x', nested: { n: 1 } };
+    expect((await invoker.execute('forwarder', args, operator)).text).toBe('{"query":"x","nested":{"n":1}}');
+    expect(received).toBe(args);
+    expect(audit.records[0].args).toEqual(args);
+    await invoker.execute('copied', args, operator);
+    expect(received).not.toBe(args);
+    expect(received).toEqual(args);
+  });
+
   it('passes trust, origin, cwd and services to the executor', async () => {
     let ctx: unknown;
     const probe = makeCapability({ name: 'probe', executor: async (_a, c) => ((ctx = c), { text: '' }) });

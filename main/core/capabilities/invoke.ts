@@ -318,8 +318,9 @@ export function createInvoker(options: InvokerOptions): Invoker {
       }
 
       const runStarted = now();
-      // The executor gets its own copy: it cannot alter the audited arguments or the loop's history.
-      const ownArgs = JSON.parse(JSON.stringify(args)) as Record<string, unknown>;
+      // The executor gets its own copy: it cannot alter the audited arguments or the loop's history. One
+      // that only serializes them (an MCP call) gets them as they are: the copy cost ~1 µs of every call.
+      const ownArgs = cap.passes_args_through === true ? (args as Record<string, unknown>) : (JSON.parse(JSON.stringify(args)) as Record<string, unknown>);
       const timeoutMs = typeof cap.timeout_ms === 'number' && cap.timeout_ms > 0 ? cap.timeout_ms : DEFAULT_TIMEOUT_MS;
       const running = new ExecutorRun(cap, timeoutMs).start(ownArgs, context, trust);
       // The executor has started: a local MCP call's request is already on its way to the server. The

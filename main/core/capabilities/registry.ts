@@ -115,6 +115,7 @@ function freezeCapability(cap: Capability): Capability {
     audit_behavior: cap.audit_behavior,
     is_stateful: cap.is_stateful === true,
     timeout_ms: cap.timeout_ms,
+    passes_args_through: cap.passes_args_through === true,
   });
 }
 

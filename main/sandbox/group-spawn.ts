@@ -1,0 +1,61 @@
+/**
+ * Spawns a long-running child (a local MCP server) as the leader of its own process group, so that a
+ * negative pid signals it and everything it started (process-group.ts), but inside the daemon's session.
+ *
+ * Why not `detached`: Node can only give a child a group by giving it a new session (libuv has setsid,
+ * no setpgid), and on Linux with autogroup scheduling (the default on desktop distributions) every
+ * session is its own scheduling group. Each request/response between the daemon and a server in another
+ * group then paid for it: a local MCP call through the registry measured 1.34× the raw SDK's with the
+ * server in its own session, 1.19× with it in ours (bench/suites/mcp.ts, decision 0020).
+ *
+ * So the group comes from perl: `setpgrp` (setpgid(0, 0)), then `exec` of the command in place (same pid,
+ * same pipes, same environment). perl-base is an essential package on Debian and Ubuntu and ships with
+ * macOS. Without it, on Windows, or when the server's environment carries PERL5OPT/PERL5LIB (which would
+ * load into the wrapper too), the child is spawned `detached` as before. A command that cannot be found is
+ * also spawned directly, so the caller sees spawn's own ENOENT error.
+ */
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { findExecutable } from './executables.js';
+
+const PERL = '/usr/bin/perl';
+// `exec {FILE} LIST` runs FILE without a shell and without searching PATH again. Exit 127 (as a shell
+// would) only if exec fails after the lookup succeeded (a file that stopped being executable).
+const WRAPPER = 'setpgrp(0, 0) or die "setpgrp: $!\\n"; my $file = shift @ARGV; exec { $file } @ARGV; print STDERR "cannot run $file: $!\\n"; exit 127;';
+const PERL_SETTINGS = /^(PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|PERL_UNICODE)$/;
+
+let perlPresent: boolean | undefined;
+
+export interface GroupSpawnOptions {
+  env: Record<string, string>;
+  cwd?: string;
+}
+
+export interface GroupSpawned {
+  child: ChildProcess;
+  /** How the group was made: `setpgrp` in the daemon's session, or `setsid` (a session of its own). */
+  group: 'setpgrp' | 'setsid';
+}
+
+/** The command's absolute path as spawn would find it (PATH of the child's environment, relative paths against its cwd). */
+function locate(command: string, options: GroupSpawnOptions): string | undefined {
+  if (command.includes('/')) {
+    const file = isAbsolute(command) ? command : resolve(options.cwd ?? process.cwd(), command);
+    return findExecutable(file, '');
+  }
+  // execvp's default search path when the environment has none.
+  return findExecutable(command, options.env.PATH ?? '/usr/bin:/bin');
+}
+
+export function spawnInOwnGroup(command: string, args: readonly string[], options: GroupSpawnOptions): GroupSpawned {
+  const base: SpawnOptions = { env: options.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true };
+  perlPresent ??= process.platform !== 'win32' && existsSync(PERL);
+  const file = perlPresent && !Object.keys(options.env).some((name) => PERL_SETTINGS.test(name)) ? locate(command, options) : undefined;
+  // A missing cwd must fail as spawn fails (ENOENT on the spawn), not as a wrapper that cannot chdir.
+  if (file === undefined || (options.cwd !== undefined && !existsSync(options.cwd))) {
+    return { child: spawn(command, [...args], { ...base, detached: true }), group: 'setsid' };
+  }
+  // After the file comes the whole argv, argv[0] the command as written (what `ps` and the server itself see).
+  return { child: spawn(PERL, ['-e', WRAPPER, '--', file, command, ...args], { ...base, detached: false }), group: 'setpgrp' };
+}
