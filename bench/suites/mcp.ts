@@ -76,8 +76,8 @@ async function callOverhead(): Promise<Metric[]> {
     // neither the boundary nor the call options but where the server process lives.
     // Two fresh servers, connected only now (the main loop ran with the same three server processes as
     // always) and warmed alike (a server's own JIT needs its warm-up too). The same server environment
-    // for both; what differs is how ours starts it (its own session and process group, so a close kills
-    // the whole tree) and that it reads the server's stderr.
+    // for both; what differs is how ours starts it (its own process group, so a close kills the whole
+    // tree: sandbox/group-spawn.ts) and that it reads the server's stderr.
     await rawSdkTransport.connect(new StdioClientTransport({ command: process.execPath, args: [TOOLS_SERVER], stderr: 'ignore' }));
     await rawOurTransport.connect(new GroupStdioTransport({ command: process.execPath, args: [TOOLS_SERVER], env: getDefaultEnvironment() }));
     const viaSdkTransport: number[] = [];
@@ -122,7 +122,7 @@ async function callOverhead(): Promise<Metric[]> {
       metric('registry+invoke / raw SDK (p95)', percentile(oursSamples, 95) / percentile(rawSamples, 95), '×'),
       metric('raw SDK with our call options / plain raw SDK (median)', median(sameSamples) / median(rawSamples), '×', undefined, 'lower', 'progress-extended timeout + cancel signal: what the SDK itself costs for features the issue requires'),
       metric('registry+invoke / raw SDK with our call options (median)', median(oursSamples) / median(sameSamples), '×', undefined, 'lower', 'the boundary alone: policy, gate, pin check, validation, audit'),
-      metric('raw SDK over our stdio transport / over the SDK\'s (median)', median(viaOurTransport) / median(viaSdkTransport), '×', undefined, 'lower', `${TRANSPORT_CALLS} plain calls each, alternating, after the main loop: our transport starts the server in its own session and process group (detached, so a close kills the whole tree), which on Linux with autogroup scheduling also gives it its own scheduling group`),
+      metric('raw SDK over our stdio transport / over the SDK\'s (median)', median(viaOurTransport) / median(viaSdkTransport), '×', undefined, 'lower', `${TRANSPORT_CALLS} plain calls each, alternating, after the main loop: our transport makes the server the leader of its own process group (so a close kills the whole tree) inside the daemon's session, via perl's setpgrp; where that is not possible it is detached into a session of its own, which on Linux with autogroup scheduling is also its own scheduling group (slower per call)`),
       metric('invoke boundary CPU per call, in-process no-op executor', boundaryCpuUs, 'µs', undefined, 'lower', `${CPU_CALLS} calls; audit journaled and group-committed as on the stdio path`),
     ];
   } finally {

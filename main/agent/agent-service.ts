@@ -436,7 +436,7 @@ export function createAgentService(deps: AgentServiceDeps) {
       let stopped = 0;
       for (const [, entry] of controllers) {
         if (entry.conversationId !== conversationId || entry.controller.signal.aborted) continue;
-        entry.controller.abort(new FermixError({ code: 'cancelled', message: 'Stopped by /stop.', hint: '' }));
+        entry.controller.abort(new FermixError({ code: 'cancelled', message: 'Stopped by /stop.', hint: 'Send a message to continue; the conversation and its earlier turns are kept.' }));
         stopped += 1;
       }
       return stopped;

@@ -89,7 +89,7 @@ export function createBrowserService(options: BrowserServiceOptions) {
         const tabs = await session.list();
         return { text: `${relaunchNote}The ${profile} browser is running (${session.headless ? 'headless' : 'with a window'}, ${tabs.length} tab(s)).`, data: { profile, headless: session.headless, relaunched } };
       }
-      if (call.signal.aborted) throw new FermixError({ code: 'cancelled', message: `browser ${action} was cancelled.`, hint: '' });
+      if (call.signal.aborted) throw new FermixError({ code: 'cancelled', message: `browser ${action} was cancelled.`, hint: 'The page is as the cancelled step left it; run the step again if it is still needed.' });
       try {
         if (args.ref) await assertRefExists((await session.page(args.target)).page, args);
         const result = await SESSION_ACTIONS[action]({ args, profile, session, supervisor, signal: call.signal, files: call.files });

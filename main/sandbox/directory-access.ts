@@ -131,10 +131,10 @@ export function createDirectoryAccess(options: DirectoryAccessOptions): Director
       ].join('\n'),
     };
     return new Promise((resolve, reject) => {
-      if (req.signal?.aborted) return reject(new FermixError({ code: 'cancelled', message: 'The directory request was cancelled.', hint: '' }));
+      if (req.signal?.aborted) return reject(new FermixError({ code: 'cancelled', message: 'The directory request was cancelled.', hint: 'Nothing was granted. Ask again if the folder is still needed.' }));
       const timer = setTimeout(() => finish('expired'), ttl);
       timer.unref();
-      const onAbort = () => finish(new FermixError({ code: 'cancelled', message: 'The directory request was cancelled.', hint: '' }));
+      const onAbort = () => finish(new FermixError({ code: 'cancelled', message: 'The directory request was cancelled.', hint: 'Nothing was granted. Ask again if the folder is still needed.' }));
       const finish = (outcome: DirectoryOutcome | Error) => {
         if (!entries.delete(token)) return;
         clearTimeout(timer);

@@ -226,7 +226,7 @@ export function commandFailure(result: RunResult, timeoutMs = DEFAULT_TIMEOUT_MS
   if (result.timed_out) {
     return new FermixError({ code: 'timeout', message: `Command timed out after ${timeoutMs}ms`, hint: 'Pass a larger `timeout_ms`, or run the long part in the background with output to a file.', data });
   }
-  if (result.aborted) return new FermixError({ code: 'cancelled', message: 'Command was cancelled.', hint: '', data });
+  if (result.aborted) return new FermixError({ code: 'cancelled', message: 'Command was cancelled.', hint: 'Its process group was stopped; run it again if it is still needed.', data });
   if (result.exit_code === 127) {
     const missing = /(?:^|\n)(?:\/bin\/)?sh: (?:\d+: )?([^:\n]+): (?:command )?not found/.exec(result.output)?.[1];
     if (missing !== undefined) return notFound(missing, data);

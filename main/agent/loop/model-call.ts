@@ -77,7 +77,7 @@ type Once =
   | { kind: 'aborted' };
 
 export function cancelledError(): FermixError {
-  return new FermixError({ code: 'cancelled', message: 'The turn was stopped.', hint: '' });
+  return new FermixError({ code: 'cancelled', message: 'The turn was stopped.', hint: 'Send a message to continue; the conversation and its earlier turns are kept.' });
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

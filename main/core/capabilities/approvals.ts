@@ -163,5 +163,5 @@ export function createApprovalQueue(options: ApprovalQueueOptions): ApprovalQueu
 }
 
 function cancelled(name: string): FermixError {
-  return new FermixError({ code: 'cancelled', message: `The approval request for ${name} was cancelled.`, hint: '' });
+  return new FermixError({ code: 'cancelled', message: `The approval request for ${name} was cancelled.`, hint: 'Nothing ran. The turn that asked was stopped; ask again to get a new approval card.' });
 }

@@ -152,7 +152,8 @@ class ExecutorRun {
       this.reject = reject;
     });
     const cap = this.cap;
-    this.detach = onAbort(context.signal, () => this.stop(new FermixError({ code: 'cancelled', message: `${cap.name} was cancelled.`, hint: '', data: { name: cap.name } })));
+    // No listener (and no closure) without a signal: most calls have none.
+    if (context.signal !== undefined) this.detach = onAbort(context.signal, () => this.stop(new FermixError({ code: 'cancelled', message: `${cap.name} was cancelled.`, hint: 'The turn that called it was stopped; run it again if it is still needed.', data: { name: cap.name } })));
     if (this.settled) return done;
     const cancellation = this.cancellation;
     const execution: ExecutionContext = {

@@ -52,7 +52,7 @@ export function openEventStream(plugin: string, target: PinnedTarget, headers: R
     const onAbort = () => request.destroy();
     if (options.signal?.aborted) {
       request.destroy();
-      return reject(new FermixError({ code: 'cancelled', message: 'The event stream was cancelled.', hint: '' }));
+      return reject(new FermixError({ code: 'cancelled', message: 'The event stream was cancelled.', hint: 'The call it belonged to was stopped; run it again if it is still needed.' }));
     }
     options.signal?.addEventListener('abort', onAbort, { once: true });
     request.on('error', (error) => {
