@@ -75,6 +75,12 @@ describe('pid lock', () => {
     started.push(parent);
     const pid = Number(await new Promise<string>((resolve) => parent.stdout!.once('data', (chunk) => resolve(String(chunk)))));
     expect(isProcessRunning(pid)).toBe(true);
+    // Killed only once `sh` has become `sleep`: a shell that has not exec'd yet reaps its own background
+    // job, and the zombie is gone before it can be looked at (seen once under CI load).
+    for (let attempt = 0; attempt < 250 && readFileSync(`/proc/${parent.pid}/comm`, 'utf8').trim() !== 'sleep'; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(readFileSync(`/proc/${parent.pid}/comm`, 'utf8').trim()).toBe('sleep');
     process.kill(pid, 'SIGKILL');
     for (let attempt = 0; attempt < 100 && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '); attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, 20));
