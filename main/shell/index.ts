@@ -1,6 +1,7 @@
 // Electron main entry: one instance, the daemon in-process (the design card's shape), one hardened window,
 // tray, push-to-talk and approval notifications. Thin on purpose: all behaviour lives in the daemon.
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { app, BrowserWindow, dialog, powerMonitor, session, systemPreferences } from 'electron';
 import { resolveHome } from '../config/home.js';
 import { startDaemon, type RunningDaemon } from '../daemon/compose.js';
@@ -19,10 +20,15 @@ registerAppScheme();
 // Chromium's profile (and the single-instance lock inside it) lives in the Fermix home, so one home means
 // one app, just as it means one daemon (the pid lock); FERMIX_HOME then isolates test and second profiles.
 app.setPath('userData', join(resolveHome(), 'desktop'));
-// As bin/fermix.mjs does for the headless daemon: SQLite's WASM stays on V8's baseline compiler, which
-// halved the daemon's start-up CPU, and V8 collects for size, which keeps the RSS after 300 turns under
-// 130 MB (docs/decisions/0027-startup-and-memory.md). Untested here: the Electron binary cannot run.
-app.commandLine.appendSwitch('js-flags', '--liftoff-only --optimize-for-size');
+// The daemon runs in this (main) process, whose V8 is already running: `js-flags` reaches only the
+// renderer processes Chromium starts. So, as bin/fermix.mjs does for the headless daemon, the main
+// process sets its own flags: SQLite's WASM stays on V8's baseline compiler (set before SQLite loads;
+// it halved the daemon's start-up CPU), and once the daemon answers V8 collects for size with a young
+// generation that no longer grows, which keeps the RSS after 300 turns under 130 MB — set after start-up,
+// where it only added collections (docs/decisions/0027-startup-and-memory.md). The renderer keeps
+// collecting for size. Untested here: the Electron binary cannot run.
+setFlagsFromString('--liftoff-only');
+app.commandLine.appendSwitch('js-flags', '--optimize-for-size');
 
 if (!app.requestSingleInstanceLock()) {
   // A second launch only brings the first window forward (handled by 'second-instance' there).
@@ -62,6 +68,8 @@ async function run(): Promise<void> {
     fail(error);
     return;
   }
+  setFlagsFromString('--optimize-for-size');
+  setFlagsFromString('--semi-space-growth-factor=1');
 
   serveAppProtocol(session.defaultSession, paths.renderer);
   restrictPermissions(session.defaultSession);
