@@ -77,6 +77,20 @@ describe.runIf(process.platform === 'linux' && existsSync('/usr/bin/perl'))('spa
     expect(await firstLine(child)).toBe(realpathSync('/bin'));
   });
 
+  it('hands the server exactly its environment, with no locale warning from the wrapper', async () => {
+    const { child } = track(spawnInOwnGroup('sh', ['-c', 'env | sort; echo END'], { env: { ...env, LANG: 'xx_YY.UTF-8', LC_ALL: 'xx_YY.UTF-8', FERMIX_PROBE: 'a b' } }));
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    await exited(child);
+    const names = out.split('\n').filter((line) => line.includes('=')).map((line) => line.split('=')[0]);
+    // sh adds PWD (and may add SHLVL or _) itself; nothing else may appear, PERL_BADLANG above all.
+    expect(names.filter((name) => !['PWD', 'SHLVL', '_', 'OLDPWD'].includes(name)).sort()).toEqual(['FERMIX_PROBE', 'LANG', 'LC_ALL', 'PATH']);
+    expect(out).toContain('FERMIX_PROBE=a b');
+    expect(err).toBe('');
+  });
+
   it('an environment with perl settings skips the wrapper (they would load into it) and still reaches the server', async () => {
     const { child, group } = track(spawnInOwnGroup('sh', ['-c', 'echo "$PERL5OPT"; exec sleep 30'], { env: { ...env, PERL5OPT: '-Mstrict' } }));
     expect(group).toBe('setsid');

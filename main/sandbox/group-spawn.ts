@@ -22,7 +22,9 @@ import { findExecutable } from './executables.js';
 const PERL = '/usr/bin/perl';
 // `exec {FILE} LIST` runs FILE without a shell and without searching PATH again. Exit 127 (as a shell
 // would) only if exec fails after the lookup succeeded (a file that stopped being executable).
-const WRAPPER = 'setpgrp(0, 0) or die "setpgrp: $!\\n"; my $file = shift @ARGV; exec { $file } @ARGV; print STDERR "cannot run $file: $!\\n"; exit 127;';
+// The first argument says whether PERL_BADLANG was added only for the wrapper (it keeps perl from
+// printing a locale warning into the server's log when LANG names a locale that is not installed).
+const WRAPPER = 'setpgrp(0, 0) or die "setpgrp: $!\\n"; delete $ENV{PERL_BADLANG} if shift @ARGV; my $file = shift @ARGV; exec { $file } @ARGV; print STDERR "cannot run $file: $!\\n"; exit 127;';
 const PERL_SETTINGS = /^(PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|PERL_UNICODE)$/;
 
 let perlPresent: boolean | undefined;
@@ -57,5 +59,7 @@ export function spawnInOwnGroup(command: string, args: readonly string[], option
     return { child: spawn(command, [...args], { ...base, detached: true }), group: 'setsid' };
   }
   // After the file comes the whole argv, argv[0] the command as written (what `ps` and the server itself see).
-  return { child: spawn(PERL, ['-e', WRAPPER, '--', file, command, ...args], { ...base, detached: false }), group: 'setpgrp' };
+  const quiet = options.env.PERL_BADLANG === undefined;
+  const env = quiet ? { ...options.env, PERL_BADLANG: '0' } : options.env;
+  return { child: spawn(PERL, ['-e', WRAPPER, '--', quiet ? '1' : '', file, command, ...args], { ...base, env, detached: false }), group: 'setpgrp' };
 }
