@@ -10,6 +10,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { Cancellation } from '../../main/core/capabilities/runtime.js';
 import { startDaemon } from '../../main/daemon/compose.js';
 import { GroupStdioTransport } from '../../main/mcp/stdio-transport.js';
+import { hasControllingTerminal } from '../../main/sandbox/group-spawn.js';
 import { createMcpStack, nodeServer, TOOLS_SERVER } from '../../main/mcp/test-stack.js';
 import { median, metric, percentile, type Metric } from '../metric.js';
 
@@ -122,7 +123,7 @@ async function callOverhead(): Promise<Metric[]> {
       metric('registry+invoke / raw SDK (p95)', percentile(oursSamples, 95) / percentile(rawSamples, 95), '×'),
       metric('raw SDK with our call options / plain raw SDK (median)', median(sameSamples) / median(rawSamples), '×', undefined, 'lower', 'progress-extended timeout + cancel signal: what the SDK itself costs for features the issue requires'),
       metric('registry+invoke / raw SDK with our call options (median)', median(oursSamples) / median(sameSamples), '×', undefined, 'lower', 'the boundary alone: policy, gate, pin check, validation, audit'),
-      metric('raw SDK over our stdio transport / over the SDK\'s (median)', median(viaOurTransport) / median(viaSdkTransport), '×', undefined, 'lower', `${TRANSPORT_CALLS} plain calls each, alternating, after the main loop: our transport makes the server the leader of its own process group (so a close kills the whole tree) inside the daemon's session, via perl's setpgrp; where that is not possible it is detached into a session of its own, which on Linux with autogroup scheduling is also its own scheduling group (slower per call)`),
+      metric('raw SDK over our stdio transport / over the SDK\'s (median)', median(viaOurTransport) / median(viaSdkTransport), '×', undefined, 'lower', `${TRANSPORT_CALLS} plain calls each, alternating, after the main loop: our transport makes the server the leader of its own process group (so a close kills the whole tree) inside the daemon's session, via perl's setpgrp; where that is not possible, or while the daemon has a controlling terminal, it is detached into a session of its own, which on Linux with autogroup scheduling is also its own scheduling group (slower per call). This run: ${hasControllingTerminal() ? 'a controlling terminal, so sessions of their own (run the bench without one, e.g. under setsid, to measure what `fermix start` and the desktop app do)' : 'no controlling terminal, so the daemon\'s session'}`),
       metric('invoke boundary CPU per call, in-process no-op executor', boundaryCpuUs, 'µs', undefined, 'lower', `${CPU_CALLS} calls; audit journaled and group-committed as on the stdio path`),
     ];
   } finally {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import type { ChildProcess } from 'node:child_process';
-import { spawnInOwnGroup } from './group-spawn.js';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import { hasControllingTerminal, spawnInOwnGroup } from './group-spawn.js';
 import { groupAlive, signalGroup } from './process-group.js';
 
 // /proc/<pid>/stat: "pid (comm) state ppid pgrp session …"; comm may hold spaces, so split after ')'.
@@ -11,6 +11,8 @@ function groupAndSession(pid: number): { pgrp: number; session: number } {
 }
 
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+// The suite may itself run in a terminal; these tests are about the daemon without one unless they say so.
+const noTerminal = { controllingTerminal: false };
 const children: ChildProcess[] = [];
 function track<T extends { child: ChildProcess }>(spawned: T): T {
   children.push(spawned.child);
@@ -37,7 +39,7 @@ afterEach(() => {
 
 describe.runIf(process.platform === 'linux' && existsSync('/usr/bin/perl'))('spawnInOwnGroup', () => {
   it('makes the child the leader of its own group, inside the daemon\'s session, with its argv as written', async () => {
-    const { child, group } = track(spawnInOwnGroup('sh', ['-c', 'tr "\\0" " " < /proc/$$/cmdline; echo; exec sleep 30'], { env }));
+    const { child, group } = track(spawnInOwnGroup('sh', ['-c', 'tr "\\0" " " < /proc/$$/cmdline; echo; exec sleep 30'], { env, ...noTerminal }));
     expect(group).toBe('setpgrp');
     const cmdline = await firstLine(child);
     expect(cmdline.trim()).toBe('sh -c tr "\\0" " " < /proc/$$/cmdline; echo; exec sleep 30');
@@ -49,7 +51,7 @@ describe.runIf(process.platform === 'linux' && existsSync('/usr/bin/perl'))('spa
   });
 
   it('a signal to the group reaches what the child started', async () => {
-    const { child } = track(spawnInOwnGroup('sh', ['-c', 'sleep 30 & echo $!; wait'], { env }));
+    const { child } = track(spawnInOwnGroup('sh', ['-c', 'sleep 30 & echo $!; wait'], { env, ...noTerminal }));
     const grandchild = Number(await firstLine(child));
     expect(groupAndSession(grandchild).pgrp).toBe(child.pid);
     expect(signalGroup(child.pid!, 'SIGKILL')).toBe(true);
@@ -59,26 +61,26 @@ describe.runIf(process.platform === 'linux' && existsSync('/usr/bin/perl'))('spa
   });
 
   it('a command that is not there fails as spawn fails: an ENOENT error event', async () => {
-    const { child, group } = track(spawnInOwnGroup('fermix-no-such-command', [], { env }));
+    const { child, group } = track(spawnInOwnGroup('fermix-no-such-command', [], { env, ...noTerminal }));
     expect(group).toBe('setsid');
     const error = await new Promise<NodeJS.ErrnoException>((resolve) => child.once('error', resolve));
     expect(error.code).toBe('ENOENT');
   });
 
   it('a working directory that is not there fails as spawn fails', async () => {
-    const { child } = track(spawnInOwnGroup('sh', ['-c', 'true'], { env, cwd: '/nonexistent/fermix-dir' }));
+    const { child } = track(spawnInOwnGroup('sh', ['-c', 'true'], { env, ...noTerminal, cwd: '/nonexistent/fermix-dir' }));
     const error = await new Promise<NodeJS.ErrnoException>((resolve) => child.once('error', resolve));
     expect(error.code).toBe('ENOENT');
   });
 
   it('finds a relative command against the child\'s working directory, as spawn does', async () => {
-    const { child, group } = track(spawnInOwnGroup('./sh', ['-c', 'pwd -P'], { env, cwd: '/bin' }));
+    const { child, group } = track(spawnInOwnGroup('./sh', ['-c', 'pwd -P'], { env, ...noTerminal, cwd: '/bin' }));
     expect(group).toBe('setpgrp');
     expect(await firstLine(child)).toBe(realpathSync('/bin'));
   });
 
   it('hands the server exactly its environment, with no locale warning from the wrapper', async () => {
-    const { child } = track(spawnInOwnGroup('sh', ['-c', 'env | sort; echo END'], { env: { ...env, LANG: 'xx_YY.UTF-8', LC_ALL: 'xx_YY.UTF-8', FERMIX_PROBE: 'a b' } }));
+    const { child } = track(spawnInOwnGroup('sh', ['-c', 'env | sort; echo END'], { ...noTerminal, env: { ...env, LANG: 'xx_YY.UTF-8', LC_ALL: 'xx_YY.UTF-8', FERMIX_PROBE: 'a b' } }));
     let out = '';
     let err = '';
     child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -92,11 +94,29 @@ describe.runIf(process.platform === 'linux' && existsSync('/usr/bin/perl'))('spa
   });
 
   it('an environment with perl settings skips the wrapper (they would load into it) and still reaches the server', async () => {
-    const { child, group } = track(spawnInOwnGroup('sh', ['-c', 'echo "$PERL5OPT"; exec sleep 30'], { env: { ...env, PERL5OPT: '-Mstrict' } }));
+    const { child, group } = track(spawnInOwnGroup('sh', ['-c', 'echo "$PERL5OPT"; exec sleep 30'], { ...noTerminal, env: { ...env, PERL5OPT: '-Mstrict' } }));
     expect(group).toBe('setsid');
     expect(await firstLine(child)).toBe('-Mstrict');
     const its = groupAndSession(child.pid!);
     expect(its.pgrp).toBe(child.pid);
     expect(its.session).toBe(child.pid);
   });
+
+  it('a daemon with a controlling terminal gives the server a session of its own, without one', async () => {
+    const { child, group } = track(spawnInOwnGroup('sh', ['-c', 'exec sleep 30'], { env, controllingTerminal: true }));
+    expect(group).toBe('setsid');
+    await new Promise((resolve) => child.once('spawn', resolve));
+    expect(groupAndSession(child.pid!).session).toBe(child.pid);
+  });
+
+  it('tells whether this process has a controlling terminal, inside a pseudo-terminal and outside one', () => {
+    const probe = `import('${new URL('./group-spawn.ts', import.meta.url).pathname}').then((m) => console.log('terminal=' + m.hasControllingTerminal()))`;
+    const tsx = new URL('../../node_modules/.bin/tsx', import.meta.url).pathname;
+    // script(1) runs the probe on a new pseudo-terminal, which becomes its controlling terminal.
+    const inside = spawnSync('script', ['-qec', `${tsx} -e "${probe}"`, '/dev/null'], { encoding: 'utf8', timeout: 60_000 });
+    expect(inside.stdout).toContain('terminal=true');
+    const outside = spawnSync('setsid', [tsx, '-e', probe], { encoding: 'utf8', timeout: 60_000 });
+    expect(outside.stdout).toContain('terminal=false');
+    expect(typeof hasControllingTerminal()).toBe('boolean');
+  }, 90_000);
 });

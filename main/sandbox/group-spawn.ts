@@ -13,9 +13,14 @@
  * macOS. Without it, on Windows, or when the server's environment carries PERL5OPT/PERL5LIB (which would
  * load into the wrapper too), the child is spawned `detached` as before. A command that cannot be found is
  * also spawned directly, so the caller sees spawn's own ENOENT error.
+ *
+ * Also `detached` while the daemon has a controlling terminal (`fermix daemon` run in one): in our session
+ * a server would share it, and a tool that asks on /dev/tty (git's credential prompt) would be stopped by
+ * SIGTTIN and hang until the call's timeout instead of failing at once; nor could it inject input into
+ * that terminal. `fermix start`, the desktop app and services run the daemon without one.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { findExecutable } from './executables.js';
 
@@ -28,10 +33,28 @@ const WRAPPER = 'setpgrp(0, 0) or die "setpgrp: $!\\n"; delete $ENV{PERL_BADLANG
 const PERL_SETTINGS = /^(PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|PERL_UNICODE)$/;
 
 let perlPresent: boolean | undefined;
+let terminal: boolean | undefined;
+
+/**
+ * Whether this process has a controlling terminal: tty_nr in /proc/self/stat on Linux (0 means none);
+ * elsewhere, whether any of its standard streams is a terminal (the usual way one is inherited).
+ */
+export function hasControllingTerminal(): boolean {
+  if (terminal === undefined) {
+    try {
+      terminal = Number(readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ')[4]) !== 0;
+    } catch {
+      terminal = [process.stdin, process.stdout, process.stderr].some((stream) => stream?.isTTY === true);
+    }
+  }
+  return terminal;
+}
 
 export interface GroupSpawnOptions {
   env: Record<string, string>;
   cwd?: string;
+  /** For tests: whether the daemon has a controlling terminal (default: hasControllingTerminal()). */
+  controllingTerminal?: boolean;
 }
 
 export interface GroupSpawned {
@@ -53,7 +76,8 @@ function locate(command: string, options: GroupSpawnOptions): string | undefined
 export function spawnInOwnGroup(command: string, args: readonly string[], options: GroupSpawnOptions): GroupSpawned {
   const base: SpawnOptions = { env: options.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'], shell: false, windowsHide: true };
   perlPresent ??= process.platform !== 'win32' && existsSync(PERL);
-  const file = perlPresent && !Object.keys(options.env).some((name) => PERL_SETTINGS.test(name)) ? locate(command, options) : undefined;
+  const inOurSession = perlPresent && !(options.controllingTerminal ?? hasControllingTerminal()) && !Object.keys(options.env).some((name) => PERL_SETTINGS.test(name));
+  const file = inOurSession ? locate(command, options) : undefined;
   // A missing cwd must fail as spawn fails (ENOENT on the spawn), not as a wrapper that cannot chdir.
   if (file === undefined || (options.cwd !== undefined && !existsSync(options.cwd))) {
     return { child: spawn(command, [...args], { ...base, detached: true }), group: 'setsid' };
