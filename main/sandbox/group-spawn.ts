@@ -17,7 +17,8 @@
  * Also `detached` while the daemon has a controlling terminal (`fermix daemon` run in one): in our session
  * a server would share it, and a tool that asks on /dev/tty (git's credential prompt) would be stopped by
  * SIGTTIN and hang until the call's timeout instead of failing at once; nor could it inject input into
- * that terminal. `fermix start`, the desktop app and services run the daemon without one.
+ * that terminal. `fermix restart` (which starts it in the background), the desktop app and services run
+ * the daemon without one.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
