@@ -14,7 +14,8 @@ export function createConfigReader(file: string): () => FermixConfig {
     let next = 'missing';
     try {
       const info = statSync(file);
-      next = `${info.mtimeMs}:${info.size}`;
+      // The inode too: Fermix's own edits replace the file (an atomic rename), which a coarse mtime alone could miss.
+      next = `${info.ino}:${info.mtimeMs}:${info.size}`;
     } catch {
       // missing file = all defaults
     }

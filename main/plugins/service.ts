@@ -5,7 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { loadConfig, updateConfig } from '../config/config-file.js';
+import { createConfigReader } from '../agent/config-reader.js';
+import { updateConfig } from '../config/config-file.js';
 import type { CapabilityRegistry } from '../core/capabilities/index.js';
 import { createRegistry } from '../core/capabilities/index.js';
 import { FermixError, isFermixError } from '../core/errors.js';
@@ -55,8 +56,11 @@ function editPlugins(file: string, edit: (plugins: RawTable) => void): void {
 export function createPluginService(deps: PluginServiceDeps) {
   const store = createPluginStore(deps.pluginsDir);
   const location = catalogLocation(deps.resourcesDir);
+  // Re-parsed only when config.toml changed (every edit below replaces the file): start-up asked for the
+  // settings several times, and each parse cost ~1.4 ms (decision 0027).
+  const currentConfig = createConfigReader(deps.configFile);
   const settings = (): PluginsSettings => {
-    const read = readPluginsSettings(loadConfig(deps.configFile).config.fermix_core.plugins as Record<string, unknown>);
+    const read = readPluginsSettings(currentConfig().fermix_core.plugins as Record<string, unknown>);
     // A relative dev_local is relative to the config file's directory ($FERMIX_HOME), never the cwd.
     return read.devLocal ? { ...read, devLocal: resolve(dirname(deps.configFile), read.devLocal) } : read;
   };
