@@ -2,9 +2,9 @@
  * The stdio client transport for outbound servers. Ours rather than the SDK's StdioClientTransport
  * because that one spawns the server in our process group: `npx some-server` is npm → sh → node, and
  * killing the pid it knows leaves the real server running. Here the server leads its own group (in the
- * daemon's session when the daemon has no terminal: sandbox/group-spawn.ts), so a close or a quarantine signals the whole tree
- * (sandbox/process-group.ts), and its stderr goes line by line to the server's own log instead of the
- * daemon's terminal.
+ * daemon's session when the daemon has no terminal: sandbox/group-spawn.ts), so a close or a quarantine
+ * signals the whole tree (sandbox/process-group.ts), and its stderr goes line by line to the server's
+ * own log instead of the daemon's terminal.
  * Framing (newline-delimited JSON-RPC) is the SDK's own ReadBuffer/serializeMessage.
  */
 import type { ChildProcess } from 'node:child_process';

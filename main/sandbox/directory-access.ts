@@ -131,10 +131,10 @@ export function createDirectoryAccess(options: DirectoryAccessOptions): Director
       ].join('\n'),
     };
     return new Promise((resolve, reject) => {
-      if (req.signal?.aborted) return reject(new FermixError({ code: 'cancelled', message: 'The directory request was cancelled.', hint: 'Nothing was granted. Ask again if the folder is still needed.' }));
+      if (req.signal?.aborted) return reject(requestCancelled());
       const timer = setTimeout(() => finish('expired'), ttl);
       timer.unref();
-      const onAbort = () => finish(new FermixError({ code: 'cancelled', message: 'The directory request was cancelled.', hint: 'Nothing was granted. Ask again if the folder is still needed.' }));
+      const onAbort = () => finish(requestCancelled());
       const finish = (outcome: DirectoryOutcome | Error) => {
         if (!entries.delete(token)) return;
         clearTimeout(timer);
@@ -234,4 +234,8 @@ function answerError(code: string, message: string, hint: string): FermixError {
 /** Control characters would let a reason forge extra lines (a fake "/confirm" prompt) in the chat. */
 function clean(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
+}
+
+function requestCancelled(): FermixError {
+  return new FermixError({ code: 'cancelled', message: 'The directory request was cancelled.', hint: 'Nothing was granted. Ask again if the folder is still needed.' });
 }

@@ -1,5 +1,6 @@
 /**
- * Process-group signalling. Every child is spawned `detached` (setsid), so its pid is also its
+ * Process-group signalling. Every child leads its own process group — spawned `detached` (setsid), or
+ * for a local MCP server through group-spawn.ts (setpgid in the daemon's session) — so its pid is also its
  * process-group id and a negative pid reaches the command, its pipes and its background children
  * at once (reference §2.3: "the whole group is killed on exit, timeout, cancel, output cap or
  * shutdown"). A child that calls setsid itself leaves the group; only the jail's pid namespace

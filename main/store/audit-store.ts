@@ -53,12 +53,22 @@ function auditRowHead(record: AuditRecord): AuditRow {
   ];
 }
 
+/**
+ * `extra` (the fields the table has no column for) in one format for every writer, in two parts: what is
+ * known before the call finishes (a prepared record builds it while its call runs), then the outcome.
+ * Defaults cover records from a journal an older build wrote.
+ */
+function extraStart(record: Pick<AuditRecord, 'approval' | 'args_mode'>): string {
+  return `{"approval":${JSON.stringify(record.approval ?? null)},"args_mode":${JSON.stringify(record.args_mode ?? 'full')},"truncated":`;
+}
+
+function extraJson(start: string, truncated: boolean, notes: AuditRecord['notes'] | undefined, journalId: string | null): string {
+  return `${start}${truncated === true},"notes":${notes == null ? 'null' : JSON.stringify(notes)}${journalId ? `,"journal_id":"${journalId}"` : ''}}`;
+}
+
 /** The row's last values: the call's outcome, and `extra`. */
 function auditRowTail(record: AuditRecord, journalId: string | null): AuditRow {
-  return [
-    record.duration_ms, record.result_bytes, record.error_code,
-    JSON.stringify({ approval: record.approval, args_mode: record.args_mode, truncated: record.truncated, notes: record.notes, ...(journalId ? { journal_id: journalId } : {}) }),
-  ];
+  return [record.duration_ms, record.result_bytes, record.error_code, extraJson(extraStart(record), record.truncated, record.notes, journalId)];
 }
 
 function auditRow(record: AuditRecord, journalId: string | null): AuditRow {
@@ -232,9 +242,7 @@ export function createAuditStore(db: Database, options: { retentionDays: number;
       const id = nextJournalId();
       const head = auditRowHead(record);
       const linePrefix = `{"id":"${id}","row":${JSON.stringify(head).slice(0, -1)},`;
-      // \`extra\` as auditRowTail writes it (same keys, same order), with what is known now already in place.
-      const extraPrefix = `{"approval":${JSON.stringify(record.approval ?? null)},"args_mode":${JSON.stringify(record.args_mode)},"truncated":`;
-      const extraSuffix = `,"journal_id":"${id}"}`;
+      const start = extraStart(record);
       let written = false;
       return {
         write(outcome) {
@@ -242,7 +250,7 @@ export function createAuditStore(db: Database, options: { retentionDays: number;
           written = true;
           // Only the outcome is serialized here: this runs after the call's answer, before it is returned.
           const { duration_ms, result_bytes, truncated, error_code, notes } = outcomeFields(outcome);
-          const extra = `${extraPrefix}${truncated},"notes":${notes === null ? 'null' : JSON.stringify(notes)}${extraSuffix}`;
+          const extra = extraJson(start, truncated, notes, id);
           const errorJson = error_code === null ? 'null' : JSON.stringify(error_code);
           const row = head.slice();
           row.push(duration_ms, result_bytes, error_code, extra);

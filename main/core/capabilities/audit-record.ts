@@ -310,7 +310,6 @@ export function buildAuditRecord(input: AuditInput): AuditRecord {
   };
 }
 
-/** The record with its outcome, exactly as buildAuditRecord makes those fields (rounded, redacted). */
 /** A call's outcome as its record keeps it: whole milliseconds, defaults filled in, notes redacted. */
 export function outcomeFields(outcome: AuditOutcome): Pick<AuditRecord, 'duration_ms' | 'result_bytes' | 'truncated' | 'error_code' | 'notes'> {
   return {
@@ -322,6 +321,7 @@ export function outcomeFields(outcome: AuditOutcome): Pick<AuditRecord, 'duratio
   };
 }
 
+/** The record with its outcome, exactly as buildAuditRecord makes those fields (rounded, redacted). */
 export function withOutcome(record: AuditRecord, outcome: AuditOutcome): AuditRecord {
   return { ...record, ...outcomeFields(outcome) };
 }
