@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { Cancellation } from '../../main/core/capabilities/runtime.js';
 import { startDaemon } from '../../main/daemon/compose.js';
 import { GroupStdioTransport } from '../../main/mcp/stdio-transport.js';
 import { hasControllingTerminal } from '../../main/sandbox/group-spawn.js';
-import { createMcpStack, nodeServer, TOOLS_SERVER } from '../../main/mcp/test-stack.js';
+import { createMcpStack, TOOLS_SERVER } from '../../main/mcp/test-stack.js';
 import { median, metric, percentile, type Metric } from '../metric.js';
+import { startCallSides, type CallSides } from './mcp-sides.js';
 
 // The daemon is long-running: measure warmed-up code. With 60 warm-up calls both sides ran 3-4x slower
 // (the JIT had not finished with either), which said little about the boundary itself.
@@ -40,21 +40,15 @@ async function once(work: () => Promise<unknown>): Promise<number> {
  */
 async function callOverhead(): Promise<Metric[]> {
   const stack = createMcpStack();
-  const raw = new Client({ name: 'bench', version: '1.0.0' });
-  const rawSame = new Client({ name: 'bench-same-options', version: '1.0.0' });
+  let callSides: CallSides | undefined;
   const rawOurTransport = new Client({ name: 'bench-our-transport', version: '1.0.0' });
   const rawSdkTransport = new Client({ name: 'bench-sdk-transport', version: '1.0.0' });
   try {
-    stack.supervisor.apply({ bench: nodeServer(TOOLS_SERVER) });
-    await stack.supervisor.settled();
-    await raw.connect(new StdioClientTransport({ command: process.execPath, args: [TOOLS_SERVER], stderr: 'ignore' }));
-    await rawSame.connect(new StdioClientTransport({ command: process.execPath, args: [TOOLS_SERVER], stderr: 'ignore' }));
-    const ours = (index: number) => () => stack.invoker.execute('mcp_bench_echo', { text: `call ${index}` }, { trust: 'operator', origin: 'chat' });
-    const sdk = (index: number) => () => raw.callTool({ name: 'echo', arguments: { text: `call ${index}` } });
-    // What client.ts asks of the SDK on every call: progress that extends the timeout, and a signal to cancel.
-    const sdkSame = (index: number) => () => rawSame.callTool({ name: 'echo', arguments: { text: `call ${index}` } }, undefined, {
-      timeout: 10_000, resetTimeoutOnProgress: true, maxTotalTimeout: 100_000, onprogress: () => {}, signal: new Cancellation() as unknown as AbortSignal,
-    });
+    callSides = await startCallSides(stack);
+    const { ours: callOurs, raw: callRaw, rawWithOurOptions } = callSides;
+    const ours = (index: number) => () => callOurs(index);
+    const sdk = (index: number) => () => callRaw(index);
+    const sdkSame = (index: number) => () => rawWithOurOptions(index);
     for (let index = 0; index < WARMUP; index += 1) {
       await once(ours(index));
       await once(sdk(index));
@@ -127,8 +121,7 @@ async function callOverhead(): Promise<Metric[]> {
       metric('invoke boundary CPU per call, in-process no-op executor', boundaryCpuUs, 'µs', undefined, 'lower', `${CPU_CALLS} calls; audit journaled and group-committed as on the stdio path`),
     ];
   } finally {
-    await raw.close();
-    await rawSame.close();
+    await callSides?.close();
     await rawOurTransport.close();
     await rawSdkTransport.close();
     await stack.close();

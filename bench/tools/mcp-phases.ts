@@ -13,12 +13,10 @@
  */
 import { Socket } from 'node:net';
 import { Readable } from 'node:stream';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { Cancellation } from '../../main/core/capabilities/runtime.js';
-import { createMcpStack, nodeServer, TOOLS_SERVER } from '../../main/mcp/test-stack.js';
+import { createMcpStack } from '../../main/mcp/test-stack.js';
 import { hasControllingTerminal } from '../../main/sandbox/group-spawn.js';
 import { median } from '../metric.js';
+import { startCallSides, type CallSides } from '../suites/mcp-sides.js';
 
 const CALLS = Number(process.argv[2] ?? 2000);
 const WARMUP = Number(process.argv[3] ?? 1000);
@@ -37,22 +35,13 @@ Readable.prototype.push = function (this: Readable, chunk: unknown, encoding?: B
 };
 
 const stack = createMcpStack();
-const raw = new Client({ name: 'phases-raw', version: '1.0.0' });
-const same = new Client({ name: 'phases-same-options', version: '1.0.0' });
+let callSides: CallSides | undefined;
 try {
-  stack.supervisor.apply({ bench: nodeServer(TOOLS_SERVER) });
-  await stack.supervisor.settled();
-  await raw.connect(new StdioClientTransport({ command: process.execPath, args: [TOOLS_SERVER], stderr: 'ignore' }));
-  await same.connect(new StdioClientTransport({ command: process.execPath, args: [TOOLS_SERVER], stderr: 'ignore' }));
+  callSides = await startCallSides(stack);
   const sides = [
-    { name: 'ours', call: (i: number) => stack.invoker.execute('mcp_bench_echo', { text: `call ${i}` }, { trust: 'operator', origin: 'chat' }) },
-    { name: 'raw SDK', call: (i: number) => raw.callTool({ name: 'echo', arguments: { text: `call ${i}` } }) },
-    {
-      name: 'raw SDK + our options',
-      call: (i: number) => same.callTool({ name: 'echo', arguments: { text: `call ${i}` } }, undefined, {
-        timeout: 10_000, resetTimeoutOnProgress: true, maxTotalTimeout: 100_000, onprogress: () => {}, signal: new Cancellation() as unknown as AbortSignal,
-      }),
-    },
+    { name: 'ours', call: callSides.ours },
+    { name: 'raw SDK', call: callSides.raw },
+    { name: 'raw SDK + our options', call: callSides.rawWithOurOptions },
   ];
   const phases = sides.map(() => ({ pre: [] as number[], trip: [] as number[], post: [] as number[], total: [] as number[] }));
   for (let index = 0; index < WARMUP + CALLS; index += 1) {
@@ -77,7 +66,6 @@ try {
 } finally {
   Socket.prototype.write = socketWrite;
   Readable.prototype.push = readablePush;
-  await raw.close();
-  await same.close();
+  await callSides?.close();
   await stack.close();
 }
