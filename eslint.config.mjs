@@ -37,6 +37,11 @@ export default tseslint.config(
     },
   },
   {
+    // The CLI's CommonJS entry (bin/fermix.cjs, a CommonJS file so that Node starts it sooner) requires.
+    files: ['**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['main/api/**/*.ts', 'main/core/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', commonRestrictions] },

@@ -39,7 +39,7 @@ const external = [
   'electron', 'node-sqlite3-wasm', '@napi-rs/keyring', '@nut-tree-fork/*', 'playwright-core', 'playwright',
   'bufferutil', 'utf-8-validate', '@sigstore/*', 'web-tree-sitter',
 ];
-// `fermix daemon` runs from one CommonJS file instead (out/node/daemon.cjs): bin/fermix.mjs compiles it
+// `fermix daemon` runs from one CommonJS file instead (out/node/daemon.cjs): bin/fermix.cjs compiles it
 // with vm.Script and a V8 code cache, which skips parsing and compiling the daemon's JavaScript on every
 // start after the first (measured: docs/decisions/0027). Lazy imports become lazy require()s inside it.
 const daemonBuild = build({
@@ -66,10 +66,10 @@ const daemonBuild = build({
   // charset 'ascii' escapes strings, templates and names, but not regular-expression literals (readability's
   // word lists): \uXXXX means the same code unit there, in /u and non-/u patterns alike.
   const ascii = outputFiles[0].text.replace(/[^\x00-\x7f]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  // Written inside its CommonJS wrapper, which bin/fermix.mjs would otherwise add on every start: a second
+  // Written inside its CommonJS wrapper, which bin/fermix.cjs would otherwise add on every start: a second
   // 4 MB string, copied whole when V8 flattens it, and garbage straight after.
   const contents = Buffer.from(`(function (exports, require, module, __filename, __dirname) {${ascii}\n})`, 'latin1');
-  // An unchanged bundle keeps its mtime, which names its V8 code cache (bin/fermix.mjs): no cold start after a no-op build.
+  // An unchanged bundle keeps its mtime, which names its V8 code cache (bin/fermix.cjs): no cold start after a no-op build.
   if (existsSync(target) && Buffer.compare(readFileSync(target), contents) === 0) return;
   writeFileSync(`${target}.${process.pid}.tmp`, contents);
   renameSync(`${target}.${process.pid}.tmp`, target);
@@ -96,6 +96,8 @@ const result = await build({
 // Kept for the layering test: the daemon's module graph must never contain electron.
 writeFileSync(join(root, 'out', 'node', 'meta.json'), JSON.stringify(result.metafile));
 await daemonBuild;
+// The schema template a fresh home's database is copied from (main/store/schema-template.ts).
+await import('./build-schema-template.mjs');
 if (!process.argv.includes('--quiet')) console.log(`built ${outfile} in ${Date.now() - started} ms`);
 // The signed plugin catalog (resources/catalog/) is built here too, so a clean `npm ci` has one.
 await import('./build-catalog.mjs');

@@ -128,5 +128,5 @@ if (!electron.path) {
 if (reason) {
   console.log(`Electron is not available here (${reason}); starting the headless daemon instead.`);
   // FERMIX_WATCH_PARENT: should this script die without passing a signal on (SIGKILL), the daemon stops too.
-  foreground(spawn(process.execPath, [join(root, 'bin', 'fermix.mjs'), 'daemon', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit', env: { ...process.env, FERMIX_WATCH_PARENT: '1' } }));
+  foreground(spawn(process.execPath, [join(root, 'bin', 'fermix.cjs'), 'daemon', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit', env: { ...process.env, FERMIX_WATCH_PARENT: '1' } }));
 }

@@ -60,7 +60,7 @@ describe('fermix without a daemon', () => {
     expect(checkout.code).toBe(3);
     expect(checkout.stderr).toContain('`npx fermix daemon`');
     const installed = fermix(home, ['status'], { PATH: `${join(ROOT, 'bin')}:${CHECKOUT_ENV.PATH}` });
-    // bin/fermix.mjs is not named `fermix`: with a real `fermix` on PATH the hint is the plain spelling.
+    // bin/fermix.cjs is not named `fermix`: with a real `fermix` on PATH the hint is the plain spelling.
     expect(installed.stderr).toContain('`npx fermix daemon`');
     const linked = tempHome('fermix-bin-');
     spawnSync('ln', ['-s', BIN, join(linked, 'fermix')]);

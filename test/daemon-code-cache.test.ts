@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { ROOT, tempHome, waitFor } from './support/daemon-process.js';
 
 /**
- * bin/fermix.mjs runs `fermix daemon` from out/node/daemon.cjs with a V8 code cache (docs/decisions/0027).
+ * bin/fermix.cjs runs `fermix daemon` from out/node/daemon.cjs with a V8 code cache (docs/decisions/0027).
  * Other engineers rebuild out/node/ while tests run, so these tests use a private copy of bin/ and
  * out/node/ inside the checkout (node_modules and package.json resolve from the parent folders).
  */
 const copy = mkdtempSync(join(ROOT, 'out', 'code-cache-test-'));
 const outDir = join(copy, 'out', 'node');
-const bin = join(copy, 'bin', 'fermix.mjs');
+const bin = join(copy, 'bin', 'fermix.cjs');
 const caches = () => readdirSync(outDir).filter((name) => name.endsWith('.v8cache'));
 const expectedCache = () => {
   const stat = statSync(join(outDir, 'daemon.cjs'));
@@ -19,9 +19,9 @@ const expectedCache = () => {
 };
 
 /** Starts the copy's daemon, waits for its URL line and then for `until`, and stops it with SIGTERM. */
-async function runDaemon(until: () => boolean = () => true, what = 'condition'): Promise<{ stdout: string; stderr: string; code: number | null }> {
+async function runDaemon(until: () => boolean = () => true, what = 'condition', entry = bin): Promise<{ stdout: string; stderr: string; code: number | null }> {
   const home = tempHome('fermix-code-cache-');
-  const child = spawn(process.execPath, [bin, 'daemon', '--port', '0'], { env: { ...process.env, FERMIX_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [entry, 'daemon', '--port', '0'], { env: { ...process.env, FERMIX_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -44,7 +44,7 @@ describe('fermix daemon from the CommonJS bundle with a V8 code cache', () => {
   beforeAll(() => {
     mkdirSync(join(copy, 'bin'));
     mkdirSync(outDir, { recursive: true });
-    copyFileSync(join(ROOT, 'bin', 'fermix.mjs'), bin);
+    for (const name of ['fermix.cjs', 'fermix.mjs']) copyFileSync(join(ROOT, 'bin', name), join(copy, 'bin', name));
     for (const name of ['cli.mjs', 'daemon.cjs']) copyFileSync(join(ROOT, 'out', 'node', name), join(outDir, name));
     symlinkSync(join(ROOT, 'out', 'node', 'chunks'), join(outDir, 'chunks'));
   });
@@ -60,7 +60,15 @@ describe('fermix daemon from the CommonJS bundle with a V8 code cache', () => {
     expect(second.stderr).not.toContain('could not be loaded');
     // V8 accepted it: a rejected cache is rewritten the moment the daemon is ready (before it could stop).
     // It is accepted only under the V8 flags it was written with, so this fails if the flags that
-    // bin/fermix.mjs changes once the daemon is ready were changed before the cache was written.
+    // bin/fermix.cjs changes once the daemon is ready were changed before the cache was written.
+    expect(statSync(join(outDir, expectedCache())).mtimeMs).toBe(written);
+  });
+
+  it('starts the same way from bin/fermix.mjs, which loads bin/fermix.cjs (and uses the same cache)', async () => {
+    const written = statSync(join(outDir, expectedCache())).mtimeMs;
+    const run = await runDaemon(() => true, 'the daemon', join(copy, 'bin', 'fermix.mjs'));
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain('could not be loaded');
     expect(statSync(join(outDir, expectedCache())).mtimeMs).toBe(written);
   });
 

@@ -4,7 +4,7 @@
  * in once). Runs are interleaved (bare, fresh, initialised, bare, …) so all three see the same load
  * on this shared machine; figures are medians. Beside wall time the suite reports CPU time (user +
  * system of the process at ready, from /proc), which the load on other cores distorts far less.
- * The daemon starts from out/node/daemon.cjs with its V8 code cache (bin/fermix.mjs), as users' daemons do
+ * The daemon starts from out/node/daemon.cjs with its V8 code cache (bin/fermix.cjs), as users' daemons do
  * after their first start; the suite makes sure the cache exists before it measures.
  */
 import { spawn } from 'node:child_process';
@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { median, metric, type Metric } from '../metric.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'fermix.mjs');
+const BIN = join(ROOT, 'bin', 'fermix.cjs');
 const RUNS = 7;
 /** Linux reports utime/stime in clock ticks; USER_HZ is 100 on every kernel config we run on. */
 const MS_PER_TICK = 10;
@@ -41,7 +41,7 @@ async function bareNode(): Promise<{ ms: number; cpuMs: number }> {
   return { ms, cpuMs: cpu };
 }
 
-/** The V8 code cache bin/fermix.mjs writes for the current out/node/daemon.cjs (named after its size and mtime). */
+/** The V8 code cache bin/fermix.cjs writes for the current out/node/daemon.cjs (named after its size and mtime). */
 function codeCacheFile(): string {
   const stat = statSync(join(ROOT, 'out', 'node', 'daemon.cjs'));
   return join(ROOT, 'out', 'node', `daemon-${stat.size}-${Math.trunc(stat.mtimeMs)}.v8cache`);

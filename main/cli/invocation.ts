@@ -1,7 +1,7 @@
 /**
  * How a person runs `fermix` from here, for every hint that names a command. A checkout has no
  * `fermix` on PATH, so a hint saying `fermix restart` sent new users to "command not found"; inside the
- * checkout `npx fermix` works, elsewhere `node <checkout>/bin/fermix.mjs` does, and an installed (or
+ * checkout `npx fermix` works, elsewhere `node <checkout>/bin/fermix.cjs` does, and an installed (or
  * `npm link`ed) fermix on PATH is plain `fermix`. FERMIX_CLI overrides the guess (packagers, tests).
  */
 import { accessSync, constants, realpathSync } from 'node:fs';
@@ -51,13 +51,13 @@ function inside(root: string, dir: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
-/** `fermix`, `npx fermix`, or `node /abs/bin/fermix.mjs` — whichever works from `context.cwd`. */
+/** `fermix`, `npx fermix`, or `node /abs/bin/fermix.cjs` — whichever works from `context.cwd`. */
 export function cliInvocation(context: InvocationContext = { env: process.env, cwd: process.cwd(), root: packageRoot() }): string {
   const forced = context.env.FERMIX_CLI?.trim();
   if (forced) return forced;
   if (onPath(context.env)) return 'fermix';
   if (inside(context.root, context.cwd)) return 'npx fermix';
-  return `node ${join(context.root, 'bin', 'fermix.mjs')}`;
+  return `node ${join(context.root, 'bin', 'fermix.cjs')}`;
 }
 
 let cached: string | undefined;

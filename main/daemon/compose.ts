@@ -7,6 +7,7 @@ import type { FermixConfig } from '../config/schema.js';
 import { FERMIX_VERSION } from '../core/version.js';
 import { cliCommand } from '../cli/invocation.js';
 import { openDatabase, prepareSqlite, type Database } from '../store/database.js';
+import { schemaTemplateName } from '../store/schema-template.js';
 import { createConversationStore } from '../store/conversations.js';
 import { createEventBus, type EventBus } from './event-bus.js';
 import { activityEventLogger, logSettingsChange } from './activity-log.js';
@@ -122,7 +123,9 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     // runs in parallel with the WASM compile instead of after it.
     const toolsStarting = createToolServices({ config, paths, events, keychain, logger });
     await prepareSqlite();
-    const db = openDatabase(paths.database, { ownsDaemonLock: true });
+    // A fresh home's database is a copy of the schema the build made (store/schema-template.ts), not a
+    // run of every migration; without the template (a build that has none) the migrations run as before.
+    const db = openDatabase(paths.database, { ownsDaemonLock: true, schemaTemplate: join(packageRoot(), 'out', 'node', schemaTemplateName()) });
     cleanups.unshift(() => db.close());
     mark('database');
     const conversations = createConversationStore(db);

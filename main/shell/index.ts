@@ -21,7 +21,7 @@ registerAppScheme();
 // one app, just as it means one daemon (the pid lock); FERMIX_HOME then isolates test and second profiles.
 app.setPath('userData', join(resolveHome(), 'desktop'));
 // The daemon runs in this (main) process, whose V8 is already running: `js-flags` reaches only the
-// renderer processes Chromium starts. So, as bin/fermix.mjs does for the headless daemon, the main
+// renderer processes Chromium starts. So, as bin/fermix.cjs does for the headless daemon, the main
 // process sets its own flags: SQLite's WASM stays on V8's baseline compiler (set before SQLite loads;
 // it halved the daemon's start-up CPU), and once the daemon answers V8 collects for size with a young
 // generation that no longer grows, which keeps the RSS after 300 turns under 130 MB — set after start-up,

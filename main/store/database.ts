@@ -3,13 +3,14 @@ import { createRequire } from 'node:module';
 import type SqliteModule from 'node-sqlite3-wasm';
 import { FermixError } from '../core/errors.js';
 import { MIGRATIONS } from './migrations.js';
+import { seedFromTemplate } from './schema-template.js';
 
 type SqliteDatabase = InstanceType<typeof SqliteModule.Database>;
 
 /**
  * node-sqlite3-wasm compiles its 1.3 MB of WebAssembly when it is loaded, so it is loaded at the first
  * open, not when this module is: `fermix daemon` compiles it on background threads meanwhile and hands the
- * result over (bin/fermix.mjs), and verbs that never open the database never compile it.
+ * result over (bin/fermix.cjs), and verbs that never open the database never compile it.
  */
 let sqliteModule: typeof SqliteModule | undefined;
 function sqlite(): typeof SqliteModule {
@@ -17,7 +18,7 @@ function sqlite(): typeof SqliteModule {
   return sqliteModule;
 }
 
-/** Set by bin/fermix.mjs for the daemon verb: SQLite's WebAssembly compiling on V8's background threads. */
+/** Set by bin/fermix.cjs for the daemon verb: SQLite's WebAssembly compiling on V8's background threads. */
 const SQLITE_COMPILING = Symbol.for('fermix.sqlite.compiling');
 
 /**
@@ -55,6 +56,11 @@ export interface OpenOptions {
   ownsDaemonLock: boolean;
   /** Checkpoint once no write has happened for this long (default 2 s), or sooner when the WAL is big. */
   idleCheckpointMs?: number;
+  /**
+   * This build's schema template (schema-template.ts): when `file` has no database yet, it starts as a copy
+   * of the template instead of running the migrations. Only the daemon passes one.
+   */
+  schemaTemplate?: string;
 }
 
 /** A WAL this big is written back even while writes keep coming, so it (and recovery) stays small. */
@@ -65,6 +71,7 @@ export function openDatabase(file: string, options: OpenOptions): Database {
   if (options.ownsDaemonLock && existsSync(lockDir) && statSync(lockDir).isDirectory()) {
     rmSync(lockDir, { recursive: true, force: true });
   }
+  if (options.schemaTemplate !== undefined) seedFromTemplate(file, options.schemaTemplate);
   let db: SqliteDatabase;
   let journalMode: string;
   // A brand-new file has nothing to lose: its switch to WAL (a rollback-journal write of page 1)

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
-export const BIN = join(ROOT, 'bin', 'fermix.mjs');
+export const BIN = join(ROOT, 'bin', 'fermix.cjs');
 
 export function tempHome(prefix = 'fermix-home-'): string {
   return mkdtempSync(join(tmpdir(), prefix));

@@ -21,7 +21,7 @@ export const systemMethods = {
       http_url: z.string().nullable(),
       socket: z.string(),
       in_flight: z.number().int(),
-      /** How a person runs the CLI from the daemon's directory: `fermix`, `npx fermix` in a checkout, or `node …/bin/fermix.mjs`. */
+      /** How a person runs the CLI from the daemon's directory: `fermix`, `npx fermix` in a checkout, or `node …/bin/fermix.cjs`. */
       cli: z.string(),
     }),
   }),

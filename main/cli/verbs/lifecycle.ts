@@ -15,7 +15,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Set by `startDetached` (and service units): this daemon is meant to outlive the process that started it. */
 export const DETACHED_ENV = 'FERMIX_DAEMON_DETACHED';
 /**
- * Emitted on `process` once the daemon answers: bin/fermix.mjs then writes its V8 code cache and switches
+ * Emitted on `process` once the daemon answers: bin/fermix.cjs then writes its V8 code cache and switches
  * V8 to its memory-saving mode, neither of which may slow the start itself.
  */
 export const DAEMON_READY_EVENT = 'fermix:daemon-ready';
@@ -111,7 +111,7 @@ export async function stopDaemon(io: CliIo, paths: HomePaths, graceMs: number): 
 
 /** Starts a detached daemon and waits until its socket answers; output goes to the log file. */
 export async function startDetached(io: CliIo, paths: HomePaths, port: number | undefined): Promise<number> {
-  const bin = join(packageRoot(), 'bin', 'fermix.mjs');
+  const bin = join(packageRoot(), 'bin', 'fermix.cjs');
   const args = [bin, 'daemon', ...(port === undefined ? [] : ['--port', String(port)])];
   const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore', env: { ...process.env, FERMIX_HOME: paths.home, [DETACHED_ENV]: '1' } });
   child.unref();

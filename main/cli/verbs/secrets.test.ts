@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-const BIN = resolve(import.meta.dirname, '..', '..', '..', 'bin', 'fermix.mjs');
+const BIN = resolve(import.meta.dirname, '..', '..', '..', 'bin', 'fermix.cjs');
 
 describe('fermix secrets NAME checks', () => {
   const value = `sk-proj-${'Zq9'.repeat(15)}`;
