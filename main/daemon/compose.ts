@@ -73,6 +73,9 @@ export interface DaemonOptions {
   jobsClock?: JobClock;
 }
 
+/** How long after start-up the daemon purges expired deleted conversations and stale uploads. */
+export const HOUSEKEEPING_DELAY_MS = 200;
+
 export interface RunningDaemon {
   paths: HomePaths;
   config: FermixConfig;
@@ -130,8 +133,6 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     mark('database');
     const conversations = createConversationStore(db);
     const attachmentStore = createAttachmentStore({ db, home: paths.home });
-    const swept = attachmentStore.sweepStaged();
-    if (swept > 0) logger.info('unsent attachment uploads removed', { count: swept });
     const tools = await toolsStarting;
     cleanups.unshift(() => tools.shutdown());
     mark('tool_services');
@@ -431,6 +432,20 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
       (error) => logger.error('bundled plugins could not be installed', { error: String(error) }),
     );
     cleanups.unshift(() => bundledInstall);
+    // Housekeeping that no request waits for runs just after the daemon answers, not before: each was a
+    // statement SQLite compiled on the start path (~2-3 ms of start-up together, docs/decisions/0027).
+    const housekeeping = setTimeout(() => {
+      try {
+        // What was deleted more than a day ago (past its Undo) goes for good, once per start.
+        conversations.purgeDeleted();
+        const swept = attachmentStore.sweepStaged();
+        if (swept > 0) logger.info('unsent attachment uploads removed', { count: swept });
+      } catch (error) {
+        logger.warn('start-up housekeeping failed', { error: String(error) });
+      }
+    }, HOUSEKEEPING_DELAY_MS);
+    housekeeping.unref();
+    cleanups.unshift(() => clearTimeout(housekeeping));
 
     let resolveStopped: () => void = () => {};
     const stopped = new Promise<void>((resolve) => (resolveStopped = resolve));

@@ -18,8 +18,6 @@ type ConversationMethodName =
 
 export function createConversationHandlers(options: { conversations: ConversationStore; events: Pick<EventBus, 'emit'> }): Pick<Handlers, ConversationMethodName> {
   const { conversations, events } = options;
-  // What was deleted more than a day ago (past its Undo) goes for good, once per start.
-  conversations.purgeDeleted();
   const updated = <T extends { id: string; title: string }>(row: T): T => {
     events.emit(row.id, 'conversation.updated', { id: row.id, title: row.title });
     return row;
