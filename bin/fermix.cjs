@@ -32,6 +32,12 @@ if (daemonVerb) {
 // in a 20,000-insert run (measured: docs/decisions/, start-up and memory). Liftoff's baseline code is
 // enough for the daemon's light queries. Set before the bundle loads, because the module compiles on import.
 setFlagsFromString('--liftoff-only');
+// No Sparkplug (V8's baseline compiler) until the daemon answers: start-up runs most of its code once, and
+// compiling the functions that got warm to baseline code cost the main thread more than it saved (start to
+// ready 5-12 ms sooner without it, three interleaved comparisons: docs/decisions/0027, fourth pass). Switched
+// back on once the daemon is ready (switchFlagsOnceReady), so a long-running daemon tiers up as usual. Only for
+// the daemon verb: other verbs do not pass through the ready event.
+if (daemonVerb) setFlagsFromString('--no-sparkplug');
 // Not --semi-space-growth-factor=4 during start-up, although it cut start-up's GC pauses (~33 → ~22 ms
 // under load): the young generation it grew (32 MB) stayed through the turns until a memory-reducing full
 // GC, and RSS after 300 turns became bimodal (max 103–114 or 141–149 MB; docs/decisions/0027).
@@ -168,6 +174,7 @@ function switchFlagsOnceReady() {
   // generation then grows no further: at 2× it reached 32 MB between the (now rarer) memory-reducing full
   // GCs, and RSS peaked at 144-149 MB during 300 turns; at 1×, 101-108 MB (memory suite, docs/decisions/0027).
   process.once(DAEMON_READY_EVENT, () => {
+    setFlagsFromString('--sparkplug');
     setFlagsFromString('--optimize-for-size');
     setFlagsFromString('--semi-space-growth-factor=1');
   });
