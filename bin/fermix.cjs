@@ -13,6 +13,8 @@ const vm = builtin('node:vm');
 
 /** Emitted on `process` by the daemon verb once it answers (main/cli/verbs/lifecycle.ts). */
 const DAEMON_READY_EVENT = 'fermix:daemon-ready';
+/** How long after the daemon answers its steady-state V8 flags are set (switchFlagsOnceReady). */
+const FLAGS_AFTER_READY_MS = 1_000;
 /** Where the daemon finds SQLite's background compile (main/store/database.ts). */
 const SQLITE_COMPILING = Symbol.for('fermix.sqlite.compiling');
 
@@ -34,9 +36,9 @@ if (daemonVerb) {
 setFlagsFromString('--liftoff-only');
 // No Sparkplug (V8's baseline compiler) until the daemon answers: start-up runs most of its code once, and
 // compiling the functions that got warm to baseline code cost the main thread more than it saved (start to
-// ready 5-12 ms sooner without it, three interleaved comparisons: docs/decisions/0027, fourth pass). Switched
-// back on once the daemon is ready (switchFlagsOnceReady), so a long-running daemon tiers up as usual. Only for
-// the daemon verb: other verbs do not pass through the ready event.
+// ready 5-12 ms sooner without it, three interleaved comparisons: docs/decisions/0027, fourth pass).
+// Switched back on a second after the daemon answers (switchFlagsOnceReady), so a long-running daemon
+// tiers up as usual. Only for the daemon verb: other verbs do not pass through the ready event.
 if (daemonVerb) setFlagsFromString('--no-sparkplug');
 // Not --semi-space-growth-factor=4 during start-up, although it cut start-up's GC pauses (~33 → ~22 ms
 // under load): the young generation it grew (32 MB) stayed through the turns until a memory-reducing full
@@ -170,13 +172,19 @@ function switchFlagsOnceReady() {
   // it costs more frequent GCs (~+5 ms CPU per turn, docs/decisions/0027). A heuristic, not a limit:
   // unlike --max-old-space-size it cannot make the daemon run out of heap. Set once the daemon answers, not
   // before: in its memory-reducing mode V8 ran two full collections and a dozen more scavenges during
-  // start-up. Registered after loadDaemonBundle's listener, so the code cache is written first. The young
-  // generation then grows no further: at 2× it reached 32 MB between the (now rarer) memory-reducing full
-  // GCs, and RSS peaked at 144-149 MB during 300 turns; at 1×, 101-108 MB (memory suite, docs/decisions/0027).
+  // start-up. The young generation then grows no further: at 2× it reached 32 MB between the (now rarer)
+  // memory-reducing full GCs, and RSS peaked at 144-149 MB during 300 turns; at 1×, 101-108 MB (memory
+  // suite, docs/decisions/0027).
+  // A second after the daemon answers, not at that moment: switched at once, the memory-reducing mode ran
+  // its collections just as the first requests came in (start to /health/ready 20 ms later, median of 15
+  // interleaved starts: docs/decisions/0027, fourth pass). After loadDaemonBundle's listener, which writes
+  // the code cache at ready: V8 accepts a cache only under the flags it was written with.
   process.once(DAEMON_READY_EVENT, () => {
-    setFlagsFromString('--sparkplug');
-    setFlagsFromString('--optimize-for-size');
-    setFlagsFromString('--semi-space-growth-factor=1');
+    setTimeout(() => {
+      setFlagsFromString('--sparkplug');
+      setFlagsFromString('--optimize-for-size');
+      setFlagsFromString('--semi-space-growth-factor=1');
+    }, FLAGS_AFTER_READY_MS).unref();
   });
 }
 
