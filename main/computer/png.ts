@@ -4,7 +4,7 @@
  * day nut-js drops it, and the encoder is forty lines.
  */
 import { createHash } from 'node:crypto';
-import { deflateSync } from 'node:zlib';
+import { createRequire } from 'node:module';
 
 /** Raw pixels as a backend hands them over: 3 or 4 bytes per pixel, red/green/blue order given by `bgr`. */
 export interface RawImage {
@@ -113,7 +113,8 @@ export function encodePng(image: RgbImage): Buffer {
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', header),
-    chunk('IDAT', deflateSync(filtered, { level: 6 })),
+    // node:zlib loads with the first screenshot, not with the daemon (docs/decisions/0027).
+    chunk('IDAT', (createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib')).deflateSync(filtered, { level: 6 })),
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }

@@ -128,7 +128,7 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     await prepareSqlite();
     // A fresh home's database is a copy of the schema the build made (store/schema-template.ts), not a
     // run of every migration; without the template (a build that has none) the migrations run as before.
-    const db = openDatabase(paths.database, { ownsDaemonLock: true, schemaTemplate: join(packageRoot(), 'out', 'node', schemaTemplateName()) });
+    const db = openDatabase(paths.database, { ownsDaemonLock: true, schemaTemplate: () => join(packageRoot(), 'out', 'node', schemaTemplateName()) });
     cleanups.unshift(() => db.close());
     mark('database');
     const conversations = createConversationStore(db);

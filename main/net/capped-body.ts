@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable, Transform } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { createRequire } from 'node:module';
 import { netError } from './net-errors.js';
 
 export type OnTooLarge = 'error' | 'truncate';
@@ -59,11 +59,15 @@ function decoded(response: IncomingMessage, encoding: string): Readable {
   return response.pipe(decoder);
 }
 
+// node:zlib loads with the first compressed body, not with the daemon: nothing at start-up decodes one
+// (each built-in module loaded at start-up is time before the daemon answers; docs/decisions/0027).
+let zlib: typeof import('node:zlib') | undefined;
+const loadZlib = () => (zlib ??= createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib'));
 const DECODERS: Record<string, () => Transform> = {
-  gzip: createGunzip,
-  'x-gzip': createGunzip,
-  deflate: createInflate,
-  br: createBrotliDecompress,
+  gzip: () => loadZlib().createGunzip(),
+  'x-gzip': () => loadZlib().createGunzip(),
+  deflate: () => loadZlib().createInflate(),
+  br: () => loadZlib().createBrotliDecompress(),
 };
 
 function tooLarge(maxBytes: number, declared?: number) {

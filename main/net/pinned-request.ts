@@ -1,10 +1,14 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
-import https from 'node:https';
+import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import { isFermixError, type FermixError } from '../core/errors.js';
 import { readCappedBody, type OnTooLarge } from './capped-body.js';
 import { netError } from './net-errors.js';
 import { pinnedLookup, type PinnedTarget } from './resolve-and-pin.js';
+
+// node:https (and TLS with it) loads with the first https request, not with the daemon (docs/decisions/0027).
+let https: typeof import('node:https') | undefined;
+const loadHttps = () => (https ??= createRequire(import.meta.url)('node:https') as typeof import('node:https'));
 
 export interface ExchangeOptions {
   method: string;
@@ -46,7 +50,7 @@ export function exchange(target: PinnedTarget, options: ExchangeOptions): Promis
     let timer: NodeJS.Timeout | undefined;
     let settled = false;
 
-    const request = (secure ? https : http).request({
+    const request = (secure ? loadHttps() : http).request({
       method: options.method,
       host: target.hostname,
       port: url.port === '' ? (secure ? 443 : 80) : Number(url.port),

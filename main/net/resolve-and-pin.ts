@@ -1,4 +1,4 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
+import { createRequire } from 'node:module';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { classifyAddress } from './address-policy.js';
@@ -14,7 +14,9 @@ export interface ResolvedAddress {
 export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export const systemResolver: HostResolver = async (hostname) => {
-  const results = await dnsLookup(hostname, { all: true, verbatim: true });
+  // node:dns/promises loads with the first name to resolve, not with the daemon (docs/decisions/0027).
+  const { lookup } = createRequire(import.meta.url)('node:dns/promises') as typeof import('node:dns/promises');
+  const results = await lookup(hostname, { all: true, verbatim: true });
   return results.map((r) => ({ address: r.address, family: r.family === 6 ? 6 : 4 }));
 };
 

@@ -60,7 +60,7 @@ export interface OpenOptions {
    * This build's schema template (schema-template.ts): when `file` has no database yet, it starts as a copy
    * of the template instead of running the migrations. Only the daemon passes one.
    */
-  schemaTemplate?: string;
+  schemaTemplate?: string | (() => string);
 }
 
 /** A WAL this big is written back even while writes keep coming, so it (and recovery) stays small. */

@@ -66,6 +66,16 @@ describe('schema template', () => {
     first.run("INSERT INTO conversations (id, title, created_at, updated_at) VALUES ('kept', 'mine', '2026-12-01', '2026-12-01')");
     first.close();
     expect(seedFromTemplate(file, template)).toBe(false);
+    // Named lazily: the usual start (a database already there) never computes the template's name.
+    let named = 0;
+    const naming = () => {
+      named += 1;
+      return template;
+    };
+    expect(seedFromTemplate(file, naming)).toBe(false);
+    expect(named).toBe(0);
+    expect(seedFromTemplate(join(tempDir(), 'fermix.db'), naming)).toBe(true);
+    expect(named).toBe(1);
     const again = openDatabase(file, { ownsDaemonLock: true, schemaTemplate: template });
     expect(again.get<{ title: string }>("SELECT title FROM conversations WHERE id = 'kept'")?.title).toBe('mine');
     again.close();

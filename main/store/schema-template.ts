@@ -20,18 +20,21 @@ export function schemaTemplateName(migrations: readonly Migration[] = MIGRATIONS
 }
 
 /**
- * Copies `template` to `file` when there is no database at `file` yet (missing or empty). Returns true when
- * it did; false leaves everything to the migrations, as before (no template, or a database already there).
+ * Copies `template` to `file` when there is no database at `file` yet (missing or empty); `template` may be
+ * a function that names it, called only then. Returns true when it did; false leaves everything to the
+ * migrations, as before (no template, or a database already there).
  * Never seeds beside a WAL or rollback journal: those belong to another database, and SQLite would replay
  * them into the copy. The copy is staged and renamed, so a crash never leaves half a database.
  */
-export function seedFromTemplate(file: string, template: string): boolean {
+export function seedFromTemplate(file: string, template: string | (() => string)): boolean {
   const staged = `${file}.${process.pid}.seed`;
   try {
     if (existsSync(file) && statSync(file).size > 0) return false;
     if (existsSync(`${file}-wal`) || existsSync(`${file}-journal`)) return false;
-    if (!existsSync(template)) return false;
-    copyFileSync(template, staged);
+    // Named only now: an initialised home (the usual start) never needs the name's digest.
+    const source = typeof template === 'function' ? template() : template;
+    if (!existsSync(source)) return false;
+    copyFileSync(source, staged);
     // As private as the rest of the home (config/home.ts): the database holds every conversation.
     chmodSync(staged, 0o600);
     renameSync(staged, file);

@@ -6,7 +6,8 @@
  *
  * The worker source is inline (eval) so it survives bundling without a separate entry file.
  */
-import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import type { Worker as WorkerThread } from 'node:worker_threads';
 
 /** Longest part of a line a regex is run on, and longest text returned per match. */
 export const MAX_LINE_CHARS = 10_000;
@@ -42,7 +43,9 @@ export class MatchTimeout extends Error {}
 
 /** `source` must already compile (the caller validates it, to answer `invalid_regex` itself). */
 export function createLineMatcher(source: string, flags = ''): LineMatcher {
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { source, flags } });
+  // node:worker_threads loads with the first search, not with the daemon (docs/decisions/0027).
+  const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
+  const worker: WorkerThread = new Worker(WORKER_SOURCE, { eval: true, workerData: { source, flags } });
   worker.unref();
   let nextId = 0;
   let failed: Error | undefined;

@@ -1,4 +1,4 @@
-import { createInterface } from 'node:readline';
+import { createRequire } from 'node:module';
 import { z } from 'zod';
 import type { Executor } from '../core/capabilities/capability.js';
 import { FermixError } from '../core/errors.js';
@@ -53,6 +53,8 @@ async function readWindow(handle: Awaited<ReturnType<typeof openForRead>>['handl
   let chars = 0;
   let total = 0;
   let cut = false;
+  // node:readline loads with the first windowed read, not with the daemon (docs/decisions/0027).
+  const { createInterface } = createRequire(import.meta.url)('node:readline') as typeof import('node:readline');
   const reader = createInterface({ input: handle.createReadStream({ encoding: 'utf8', start: 0, autoClose: false }), crlfDelay: Infinity });
   for await (const line of reader) {
     total += 1;

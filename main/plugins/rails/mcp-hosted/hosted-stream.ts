@@ -6,7 +6,7 @@
  * protocol error (the SDK then reconnects it at most twice, each new stream with a fresh allowance).
  * Headers are checked like any response's. The session's abort signal (close) tears it down.
  */
-import https from 'node:https';
+import { createRequire } from 'node:module';
 import type { IncomingMessage } from 'node:http';
 import { FermixError } from '../../../core/errors.js';
 import { pinnedLookup, type PinnedTarget } from '../../../net/resolve-and-pin.js';
@@ -42,7 +42,8 @@ export function createSseMeter() {
 export function openEventStream(plugin: string, target: PinnedTarget, headers: Record<string, string>, options: { signal?: AbortSignal; ca?: string | Buffer | Array<string | Buffer> }): Promise<Response> {
   return new Promise((resolve, reject) => {
     const { url } = target;
-    const request = https.request({
+    // node:https (and TLS with it) loads with the first hosted request, not with the daemon (docs/decisions/0027).
+    const request = (createRequire(import.meta.url)('node:https') as typeof import('node:https')).request({
       method: 'GET', host: target.hostname, port: url.port === '' ? 443 : Number(url.port), path: `${url.pathname}${url.search}`,
       headers: { ...headers, host: url.host }, agent: false, lookup: pinnedLookup(target), servername: target.hostname, ca: options.ca,
       maxHeaderSize: HOSTED_LIMITS.headerBlockBytes,
