@@ -12,7 +12,7 @@ import { FermixError } from '../core/errors.js';
 /** The argv of this process when it is `fermix daemon|run …`, else undefined (a test runner, the app). */
 export function daemonCommand(argv: readonly string[] = process.argv): string[] | undefined {
   const script = argv[1] ?? '';
-  if (!/^fermix(\.mjs|\.js)?$/.test(basename(script)) || !['daemon', 'run'].includes(argv[2] ?? '')) return undefined;
+  if (!/^fermix(\.cjs|\.mjs|\.js)?$/.test(basename(script)) || !['daemon', 'run'].includes(argv[2] ?? '')) return undefined;
   return argv.slice(1);
 }
 
