@@ -75,6 +75,8 @@ export interface DaemonOptions {
 
 /** How long after start-up the daemon purges expired deleted conversations and stale uploads. */
 export const HOUSEKEEPING_DELAY_MS = 200;
+/** How long after start-up the daemon installs the bundled plugins the store lacks. */
+export const BUNDLED_INSTALL_DELAY_MS = 500;
 
 export interface RunningDaemon {
   paths: HomePaths;
@@ -414,24 +416,34 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     agent.start(); // resumes turns parked for approval before the last shutdown
     jobs.scheduler.start(); // runs left unfinished by the last process are marked interrupted, never re-run
     logger.info('daemon started', { pid: process.pid, port, home: paths.home, version: FERMIX_VERSION, jail: tools.jailStatus.active, startup_ms: startupMarks });
-    // The bundled Google trio is always present: installed (verified, as `plugins install`) after
-    // ready, in the background, when the store lacks it; shutdown waits for an install in flight.
-    const bundledInstall = plugins.installBundled().then(
-      (result) => {
-        if (result.installed.length > 0) logger.info('bundled plugins installed', { plugins: result.installed });
-        // One line per cause, not per plugin: an untrusted dev signer refuses all three the same way.
-        const byCause = new Map<string, { code: string; error: string; plugins: string[] }>();
-        for (const failure of result.failed) {
-          const key = `${failure.code}\u0000${failure.message}`;
-          const entry = byCause.get(key) ?? { code: failure.code, error: failure.message, plugins: [] };
-          entry.plugins.push(failure.name);
-          byCause.set(key, entry);
-        }
-        for (const cause of byCause.values()) logger.warn('bundled plugins not installed', cause);
-      },
-      (error) => logger.error('bundled plugins could not be installed', { error: String(error) }),
-    );
-    cleanups.unshift(() => bundledInstall);
+    // The bundled Google trio is always present: installed (verified, as `plugins install`) in the
+    // background when the store lacks it, BUNDLED_INSTALL_DELAY_MS after the daemon answers rather than at
+    // that moment: the verification is main-thread work, and the first requests come in just then (a
+    // build whose catalog key is not trusted tries, and logs why, on every start). Shutdown waits for an
+    // install in flight.
+    let bundledInstall: Promise<void> = Promise.resolve();
+    const bundledTimer = setTimeout(() => {
+      bundledInstall = plugins.installBundled().then(
+        (result) => {
+          if (result.installed.length > 0) logger.info('bundled plugins installed', { plugins: result.installed });
+          // One line per cause, not per plugin: an untrusted dev signer refuses all three the same way.
+          const byCause = new Map<string, { code: string; error: string; plugins: string[] }>();
+          for (const failure of result.failed) {
+            const key = `${failure.code}\u0000${failure.message}`;
+            const entry = byCause.get(key) ?? { code: failure.code, error: failure.message, plugins: [] };
+            entry.plugins.push(failure.name);
+            byCause.set(key, entry);
+          }
+          for (const cause of byCause.values()) logger.warn('bundled plugins not installed', cause);
+        },
+        (error) => logger.error('bundled plugins could not be installed', { error: String(error) }),
+      );
+    }, BUNDLED_INSTALL_DELAY_MS);
+    bundledTimer.unref();
+    cleanups.unshift(() => {
+      clearTimeout(bundledTimer);
+      return bundledInstall;
+    });
     // Housekeeping that no request waits for runs just after the daemon answers, not before: each was a
     // statement SQLite compiled on the start path (~2-3 ms of start-up together, docs/decisions/0027).
     const housekeeping = setTimeout(() => {
