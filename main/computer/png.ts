@@ -4,7 +4,7 @@
  * day nut-js drops it, and the encoder is forty lines.
  */
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
+import { lazyBuiltin } from '../daemon/lazy-builtin.js';
 
 /** Raw pixels as a backend hands them over: 3 or 4 bytes per pixel, red/green/blue order given by `bgr`. */
 export interface RawImage {
@@ -93,6 +93,9 @@ function chunk(type: string, body: Buffer): Buffer {
 }
 
 /** 8-bit truecolour PNG; filter type 1 (Sub) per row, which halves the size of flat UI screenshots. */
+// node:zlib loads with the first screenshot.
+const zlib = lazyBuiltin<typeof import('node:zlib')>('node:zlib');
+
 export function encodePng(image: RgbImage): Buffer {
   const stride = image.width * 3;
   const filtered = Buffer.alloc((stride + 1) * image.height);
@@ -113,8 +116,7 @@ export function encodePng(image: RgbImage): Buffer {
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', header),
-    // node:zlib loads with the first screenshot, not with the daemon (docs/decisions/0027).
-    chunk('IDAT', (createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib')).deflateSync(filtered, { level: 6 })),
+    chunk('IDAT', zlib().deflateSync(filtered, { level: 6 })),
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }

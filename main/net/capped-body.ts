@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable, Transform } from 'node:stream';
-import { createRequire } from 'node:module';
+import { lazyBuiltin } from '../daemon/lazy-builtin.js';
 import { netError } from './net-errors.js';
 
 export type OnTooLarge = 'error' | 'truncate';
@@ -59,10 +59,8 @@ function decoded(response: IncomingMessage, encoding: string): Readable {
   return response.pipe(decoder);
 }
 
-// node:zlib loads with the first compressed body, not with the daemon: nothing at start-up decodes one
-// (each built-in module loaded at start-up is time before the daemon answers; docs/decisions/0027).
-let zlib: typeof import('node:zlib') | undefined;
-const loadZlib = () => (zlib ??= createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib'));
+// node:zlib loads with the first compressed body: nothing at start-up decodes one.
+const loadZlib = lazyBuiltin<typeof import('node:zlib')>('node:zlib');
 const DECODERS: Record<string, () => Transform> = {
   gzip: () => loadZlib().createGunzip(),
   'x-gzip': () => loadZlib().createGunzip(),

@@ -1,14 +1,13 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
-import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import { isFermixError, type FermixError } from '../core/errors.js';
 import { readCappedBody, type OnTooLarge } from './capped-body.js';
 import { netError } from './net-errors.js';
 import { pinnedLookup, type PinnedTarget } from './resolve-and-pin.js';
+import { lazyBuiltin } from '../daemon/lazy-builtin.js';
 
-// node:https (and TLS with it) loads with the first https request, not with the daemon (docs/decisions/0027).
-let https: typeof import('node:https') | undefined;
-const loadHttps = () => (https ??= createRequire(import.meta.url)('node:https') as typeof import('node:https'));
+// node:https (and TLS with it) loads with the first https request.
+const loadHttps = lazyBuiltin<typeof import('node:https')>('node:https');
 
 export interface ExchangeOptions {
   method: string;

@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
+import { lazyBuiltin } from '../daemon/lazy-builtin.js';
 import { classifyAddress } from './address-policy.js';
 import { blockedUrl, netError } from './net-errors.js';
 import { addressRefusal, bareHostname, type NetPolicy } from './url-policy.js';
@@ -13,10 +13,11 @@ export interface ResolvedAddress {
 /** Resolves a host name to every address it has. Injectable so tests can map rebind.test → 10.0.0.1. */
 export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
+// node:dns/promises loads with the first name to resolve.
+const dns = lazyBuiltin<typeof import('node:dns/promises')>('node:dns/promises');
+
 export const systemResolver: HostResolver = async (hostname) => {
-  // node:dns/promises loads with the first name to resolve, not with the daemon (docs/decisions/0027).
-  const { lookup } = createRequire(import.meta.url)('node:dns/promises') as typeof import('node:dns/promises');
-  const results = await lookup(hostname, { all: true, verbatim: true });
+  const results = await dns().lookup(hostname, { all: true, verbatim: true });
   return results.map((r) => ({ address: r.address, family: r.family === 6 ? 6 : 4 }));
 };
 

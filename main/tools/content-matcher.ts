@@ -6,7 +6,7 @@
  *
  * The worker source is inline (eval) so it survives bundling without a separate entry file.
  */
-import { createRequire } from 'node:module';
+import { lazyBuiltin } from '../daemon/lazy-builtin.js';
 import type { Worker as WorkerThread } from 'node:worker_threads';
 
 /** Longest part of a line a regex is run on, and longest text returned per match. */
@@ -39,12 +39,14 @@ export interface LineMatcher {
   close(): Promise<void>;
 }
 
+// node:worker_threads loads with the first search.
+const workerThreads = lazyBuiltin<typeof import('node:worker_threads')>('node:worker_threads');
+
 export class MatchTimeout extends Error {}
 
 /** `source` must already compile (the caller validates it, to answer `invalid_regex` itself). */
 export function createLineMatcher(source: string, flags = ''): LineMatcher {
-  // node:worker_threads loads with the first search, not with the daemon (docs/decisions/0027).
-  const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
+  const { Worker } = workerThreads();
   const worker: WorkerThread = new Worker(WORKER_SOURCE, { eval: true, workerData: { source, flags } });
   worker.unref();
   let nextId = 0;

@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { lazyBuiltin } from '../daemon/lazy-builtin.js';
 import { z } from 'zod';
 import type { Executor } from '../core/capabilities/capability.js';
 import { FermixError } from '../core/errors.js';
@@ -47,15 +47,16 @@ const executeFileRead: Executor = async (args, context) => {
   }
 };
 
+// node:readline loads with the first windowed read.
+const readline = lazyBuiltin<typeof import('node:readline')>('node:readline');
+
 /** Streams the file line by line: a window of a huge log never loads the whole log. */
 async function readWindow(handle: Awaited<ReturnType<typeof openForRead>>['handle'], real: string, offset: number, limit: number) {
   const lines: string[] = [];
   let chars = 0;
   let total = 0;
   let cut = false;
-  // node:readline loads with the first windowed read, not with the daemon (docs/decisions/0027).
-  const { createInterface } = createRequire(import.meta.url)('node:readline') as typeof import('node:readline');
-  const reader = createInterface({ input: handle.createReadStream({ encoding: 'utf8', start: 0, autoClose: false }), crlfDelay: Infinity });
+  const reader = readline().createInterface({ input: handle.createReadStream({ encoding: 'utf8', start: 0, autoClose: false }), crlfDelay: Infinity });
   for await (const line of reader) {
     total += 1;
     if (total < offset || lines.length >= limit || cut) continue;

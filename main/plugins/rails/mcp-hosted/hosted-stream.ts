@@ -6,9 +6,9 @@
  * protocol error (the SDK then reconnects it at most twice, each new stream with a fresh allowance).
  * Headers are checked like any response's. The session's abort signal (close) tears it down.
  */
-import { createRequire } from 'node:module';
 import type { IncomingMessage } from 'node:http';
 import { FermixError } from '../../../core/errors.js';
+import { lazyBuiltin } from '../../../daemon/lazy-builtin.js';
 import { pinnedLookup, type PinnedTarget } from '../../../net/resolve-and-pin.js';
 import { checkResponseHeaders, HOSTED_DEADLINES, HOSTED_LIMITS, protocolError } from './limits.js';
 
@@ -39,11 +39,13 @@ export function createSseMeter() {
   };
 }
 
+// node:https (and TLS with it) loads with the first hosted request.
+const https = lazyBuiltin<typeof import('node:https')>('node:https');
+
 export function openEventStream(plugin: string, target: PinnedTarget, headers: Record<string, string>, options: { signal?: AbortSignal; ca?: string | Buffer | Array<string | Buffer> }): Promise<Response> {
   return new Promise((resolve, reject) => {
     const { url } = target;
-    // node:https (and TLS with it) loads with the first hosted request, not with the daemon (docs/decisions/0027).
-    const request = (createRequire(import.meta.url)('node:https') as typeof import('node:https')).request({
+    const request = https().request({
       method: 'GET', host: target.hostname, port: url.port === '' ? 443 : Number(url.port), path: `${url.pathname}${url.search}`,
       headers: { ...headers, host: url.host }, agent: false, lookup: pinnedLookup(target), servername: target.hostname, ca: options.ca,
       maxHeaderSize: HOSTED_LIMITS.headerBlockBytes,
