@@ -34,7 +34,10 @@ if (!existsSync(report)) {
   process.exit(1);
 }
 const result = JSON.parse(readFileSync(report, 'utf8'));
-const failed = result.numFailedTests + failedChecks + (result.numFailedTestSuites ?? 0);
+// A file that failed without a failing test (it did not load, or a hook threw) counts once; a failing
+// test is counted by itself, not again for its file and each describe around it.
+const brokenFiles = (result.testResults ?? []).filter((file) => file.status === 'failed' && !(file.assertionResults ?? []).some((test) => test.status === 'failed')).length;
+const failed = result.numFailedTests + failedChecks + brokenFiles;
 const skipped = (result.numPendingTests ?? 0) + (result.numTodoTests ?? 0);
 console.log(`${result.numPassedTests} passed, ${failed} failed, ${skipped} skipped${failedChecks ? ` (${failedChecks} failed build/typecheck/lint step(s) counted as failures)` : ''}`);
 process.exit(failed > 0 || !result.success ? 1 : 0);

@@ -17,7 +17,7 @@
  * The runner's own output cap (1 MiB, runner.ts) and timeout cover the command's output and wall time.
  */
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { findExecutable } from './executables.js';
 import { z } from 'zod';
@@ -124,24 +124,78 @@ export function createPidsContainment(support: LimitSupport, maxProcesses: numbe
     release() {
       if (released) return;
       released = true;
-      for (let attempt = 0; attempt < 20; attempt += 1) {
-        try {
-          for (const pid of readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean)) {
-            try {
-              process.kill(Number(pid), 'SIGKILL');
-            } catch {
-              // already gone
-            }
-          }
-          rmdirSync(dir);
-          return;
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-          // EBUSY: killed tasks are still exiting; try again
-        }
-      }
+      removeCgroup(dir);
     },
   };
+}
+
+/** Waits between attempts to remove a cgroup whose killed tasks are still exiting (~6 s in all). */
+const REMOVE_RETRY_MS = [5, 10, 20, 50, 100, 200, 400, 800, 1600, 2800];
+
+export interface CgroupOps {
+  readProcs(dir: string): string[];
+  kill(pid: number): void;
+  rmdir(dir: string): void;
+  later(fn: () => void, ms: number): void;
+}
+
+const realOps: CgroupOps = {
+  readProcs: (dir) => readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean),
+  kill: (pid) => {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  },
+  rmdir: (dir) => rmdirSync(dir),
+  later: (fn, ms) => setTimeout(fn, ms).unref(),
+};
+
+/**
+ * Kills what is left in a cgroup and removes it. A fork bomb's tasks take a while to exit after
+ * SIGKILL and rmdir answers EBUSY until the last is gone, so removal retries on timers rather than
+ * spinning (a synchronous loop finished before any task had died and left the cgroup behind).
+ */
+export function removeCgroup(dir: string, ops: CgroupOps = realOps, attempt = 0): void {
+  try {
+    for (const pid of ops.readProcs(dir)) ops.kill(Number(pid));
+    ops.rmdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    // EBUSY: killed tasks are still exiting. Kill again next time: a task mid-fork may have added one.
+    if (attempt < REMOVE_RETRY_MS.length) ops.later(() => removeCgroup(dir, ops, attempt + 1), REMOVE_RETRY_MS[attempt]);
+  }
+}
+
+/**
+ * Cgroups a crashed daemon left behind (`cmd-<pid>-*` whose pid no longer runs): their tasks are
+ * killed and the folders removed, so they do not pile up under the parent across restarts.
+ */
+export function sweepStaleCgroups(parent: string, ops: CgroupOps = realOps, isAlive: (pid: number) => boolean = pidAlive): number {
+  let swept = 0;
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const match = /^cmd-(\d+)-[0-9a-f]+$/.exec(name);
+    if (!match || isAlive(Number(match[1]))) continue;
+    removeCgroup(path.join(parent, name), ops);
+    swept += 1;
+  }
+  return swept;
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Reads a cgroup's pids.events `max` counter: how many forks the limit refused (tests, doctor). */
@@ -157,6 +211,7 @@ function pidsCgroupParent(mount: string): string | undefined {
     const parent = path.join(mount, 'fermix');
     mkdirSync(parent, { recursive: true });
     accessSync(path.join(parent, 'pids.max'), constants.W_OK);
+    sweepStaleCgroups(parent);
     return parent;
   } catch {
     return undefined;
