@@ -7,7 +7,7 @@ const root = import.meta.dirname;
 /**
  * Three bundles, one per environment (ARCHITECTURE §2):
  * - main: the Electron shell plus the daemon it hosts in-process; npm dependencies stay external
- *   (node-sqlite3-wasm loads its .wasm from its own folder; N-API modules cannot be bundled).
+ *   (N-API modules such as @photostructure/sqlite load their .node files and cannot be bundled).
  * - preload: CommonJS with everything inlined, because a sandboxed preload cannot `import`
  *   and may `require` only `electron` and a few built-ins.
  * - renderer: the React app, also served to plain browsers by the daemon (`fermix daemon`).

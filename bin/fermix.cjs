@@ -15,8 +15,6 @@ const vm = builtin('node:vm');
 const DAEMON_READY_EVENT = 'fermix:daemon-ready';
 /** How long after the daemon answers its steady-state V8 flags are set (switchFlagsOnceReady). */
 const FLAGS_AFTER_READY_MS = 1_000;
-/** Where the daemon finds SQLite's background compile (main/store/database.ts). */
-const SQLITE_COMPILING = Symbol.for('fermix.sqlite.compiling');
 
 const verb = process.argv[2];
 const daemonVerb = verb === 'daemon' || verb === 'run';
@@ -31,11 +29,9 @@ const daemonVerb = verb === 'daemon' || verb === 'run';
 if (daemonVerb) {
   for (const name of ['os', 'util', 'crypto', 'http', 'net', 'dns', 'fs/promises', 'perf_hooks', 'child_process', 'cluster']) builtin(name);
 }
-// SQLite is WebAssembly (node-sqlite3-wasm, 1.3 MB): by default V8 re-compiles its hot functions with
-// TurboFan on background threads, which cost ~170 ms of CPU in every daemon start and more than it saved
-// in a 20,000-insert run (measured: docs/decisions/, start-up and memory). Liftoff's baseline code is
-// enough for the daemon's light queries. Set before the bundle loads, because the module compiles on import.
-setFlagsFromString('--liftoff-only');
+// Not --liftoff-only any more: it kept node-sqlite3-wasm's WebAssembly on V8's baseline compiler, and SQLite
+// is native since decision 0032. The WebAssembly left (the bash grammar the hardline parses with, loaded
+// after start-up) is better off tiering up as usual.
 // No Sparkplug (V8's baseline compiler) until the daemon answers: start-up runs most of its code once, and
 // compiling the functions that got warm to baseline code cost the main thread more than it saved (start to
 // ready 5-12 ms sooner without it, three interleaved comparisons: docs/decisions/0027, fourth pass).
@@ -45,8 +41,6 @@ if (daemonVerb) setFlagsFromString('--no-sparkplug');
 // Not --semi-space-growth-factor=4 during start-up, although it cut start-up's GC pauses (~33 → ~22 ms
 // under load): the young generation it grew (32 MB) stayed through the turns until a memory-reducing full
 // GC, and RSS after 300 turns became bimodal (max 103–114 or 141–149 MB; docs/decisions/0027).
-// Not --no-wasm-lazy-compilation: compiling every function up front on the background threads took
-// 170-280 ms under load (lazily: 25 ms to decode and validate), and start-up waited for it.
 
 const outDir = fileURLToPath(new URL('../out/node/', `file://${__filename}`));
 const bundle = new URL('../out/node/cli.mjs', `file://${__filename}`);
@@ -81,7 +75,6 @@ async function loadDaemonBundle() {
   } catch {
     cachedData = undefined;
   }
-  handOverSqlite(compileSqliteInBackground(file));
   try {
     // ASCII by construction (scripts/build-node.mjs): latin1 gives V8 a one-byte string without UTF-8 decoding.
     // The file is one function expression, the bundle inside its CommonJS wrapper (written so by the build).
@@ -117,47 +110,6 @@ async function loadDaemonBundle() {
     console.error(`fermix: the daemon bundle could not be loaded (${error.message}); starting from the ESM bundle.`);
     return undefined;
   }
-}
-
-/**
- * Starts compiling SQLite's WebAssembly (1.3 MB) on V8's background threads, so that it overlaps reading the
- * bundle, deserialising its code cache and loading the daemon's modules on the main thread. Resolves to
- * undefined when anything is off: node-sqlite3-wasm then compiles it itself, as before.
- */
-function compileSqliteInBackground(bundleFile) {
-  try {
-    const glue = createRequire(bundleFile).resolve('node-sqlite3-wasm');
-    const bytes = readFileSync(glue.replace(/\.js$/, '.wasm'));
-    return WebAssembly.compile(bytes).then((module) => ({ module, byteLength: bytes.byteLength }), () => undefined);
-  } catch {
-    return Promise.resolve(undefined);
-  }
-}
-
-/**
- * node-sqlite3-wasm compiles its module synchronously (`new WebAssembly.Module(bytes)`) when the store first
- * opens a database; it is handed the module compiled in the background instead, once, for those bytes only
- * (put back after 10 s at the latest, if the verb never opens the database). The daemon awaits the promise
- * under SQLITE_COMPILING (main/store/database.ts, prepareSqlite) before it opens its database; anything that
- * opens one earlier simply compiles it itself.
- */
-function handOverSqlite(compiling) {
-  let precompiled;
-  const SyncModule = WebAssembly.Module;
-  const restore = () => {
-    if (WebAssembly.Module !== SyncModule) WebAssembly.Module = SyncModule;
-  };
-  WebAssembly.Module = new Proxy(SyncModule, {
-    construct(target, args, newTarget) {
-      if (precompiled === undefined || args[0]?.byteLength !== precompiled.byteLength) return Reflect.construct(target, args, newTarget);
-      restore();
-      return precompiled.module;
-    },
-  });
-  setTimeout(restore, 10_000).unref();
-  globalThis[SQLITE_COMPILING] = compiling.then((result) => {
-    precompiled = result;
-  });
 }
 
 async function main() {

@@ -1,6 +1,6 @@
 // Bundles the daemon + CLI for plain Node (out/node/cli.mjs). Pure-JS dependencies are bundled in: loading
 // zod or ws as hundreds of separate ESM files costs ~0.4 s of start-up here. Kept external: packages that
-// load files beside themselves (node-sqlite3-wasm's and web-tree-sitter's .wasm), N-API modules, and big lazily loaded ones.
+// load files beside themselves (web-tree-sitter's .wasm), N-API modules (SQLite's among them), and big lazily loaded ones.
 // Runs in `prepare` (so `npx fermix` works right after `npm ci`) and before tests and benchmarks.
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -36,7 +36,7 @@ const zodEnglishOnly = {
 mkdirSync(dirname(outfile), { recursive: true });
 const started = Date.now();
 const external = [
-  'electron', 'node-sqlite3-wasm', '@napi-rs/keyring', '@nut-tree-fork/*', 'playwright-core', 'playwright',
+  'electron', '@photostructure/sqlite', '@napi-rs/keyring', '@nut-tree-fork/*', 'playwright-core', 'playwright',
   'bufferutil', 'utf-8-validate', '@sigstore/*', 'web-tree-sitter',
 ];
 // `fermix daemon` runs from one CommonJS file instead (out/node/daemon.cjs): bin/fermix.cjs compiles it

@@ -5,6 +5,6 @@ import { fileURLToPath } from 'node:url';
 import { withBundled } from './with-bundled.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-// Inside out/node so that node-sqlite3-wasm (kept external) resolves from the project's node_modules.
+// Inside out/node so that @photostructure/sqlite (kept external) resolves from the project's node_modules.
 const outfile = join(root, 'out', 'node', `schema-template-build-${process.pid}.mjs`);
 await withBundled(join(root, 'main', 'store', 'schema-template-build.ts'), outfile, ({ buildSchemaTemplate }) => buildSchemaTemplate(join(root, 'out', 'node')));

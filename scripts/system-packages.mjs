@@ -5,6 +5,8 @@ import { spawnSync } from 'node:child_process';
 export const SYSTEM_PACKAGES = [
   'chromium', 'xvfb', 'xauth', 'libxtst6', 'x11-utils', 'dbus-daemon', 'dbus-bin', 'dbus-x11', 'gnome-keyring',
   'libsecret-tools', 'xprintidle', 'xdotool', 'espeak-ng', 'sox', 'pocketsphinx', 'pocketsphinx-en-us', 'bubblewrap', 'openssl', 'git',
+  // strace: the store benchmarks count the daemon's fsyncs with it (bench/suites/store-fsync-counter.ts).
+  'strace',
 ];
 
 export function missingPackages(packages = SYSTEM_PACKAGES) {

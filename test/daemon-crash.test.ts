@@ -32,7 +32,8 @@ describe('crash safety', () => {
     await Promise.all(writers);
     expect(beforeKill.length).toBeGreaterThanOrEqual(60);
 
-    // The SIGKILL may leave node-sqlite3-wasm's lock directory behind; the next daemon must clear it.
+    // A home last run by a build before decision 0032 may hold node-sqlite3-wasm's lock directory, which a
+    // SIGKILL left behind: the next daemon must clear it.
     mkdirSync(join(home, 'fermix.db.lock'), { recursive: true });
     const restarted = await startDaemonProcess(home);
     try {

@@ -89,9 +89,9 @@ describe('packaging (electron-builder --linux dir, stub Electron)', () => {
       expect(entries.has(`/node_modules/${tool}/package.json`), `${tool} must not be packed`).toBe(false);
     }
 
-    // Native addons and the SQLite .wasm are real files next to the archive.
+    // Native addons (SQLite, the keychain, libnut) are real files next to the archive.
     const unpacked = join(appDir, 'resources', 'app.asar.unpacked', 'node_modules');
-    expect(existsSync(join(unpacked, 'node-sqlite3-wasm', 'dist', 'node-sqlite3-wasm.wasm'))).toBe(true);
+    expect(readdirSync(join(unpacked, '@photostructure', 'sqlite'), { recursive: true }).some((file) => String(file).endsWith('glibc.node')), 'SQLite addon unpacked').toBe(true);
     expect(readdirSync(join(unpacked, '@napi-rs'), { recursive: true }).some((file) => String(file).endsWith('.node')), '@napi-rs/keyring addon unpacked').toBe(true);
     expect(readdirSync(join(unpacked, '@nut-tree-fork'), { recursive: true }).some((file) => String(file).endsWith('.node')), 'libnut addon unpacked').toBe(true);
 

@@ -8,7 +8,8 @@ const memories = new Set();
 function remember(exports) {
   for (const value of Object.values(exports ?? {})) if (value instanceof WebAssembly.Memory) memories.add(value);
 }
-// SQLite (node-sqlite3-wasm) and undici's HTTP parser are WebAssembly; their linear memories never shrink.
+// undici's HTTP parser and the bash grammar are WebAssembly; their linear memories never shrink. (SQLite is
+// native since decision 0032: its memory is in the RSS, outside the heap.)
 const RealInstance = WebAssembly.Instance;
 WebAssembly.Instance = new Proxy(RealInstance, {
   construct(target, args, newTarget) {

@@ -1,8 +1,8 @@
 /**
  * The store on the real on-disk database (engine issue): invoke-boundary overhead with the audit
  * written to SQLite (read-only and mutating calls), fsyncs per real chat turn against the scripted
- * model server, and migrations on a fresh home. fsyncs are counted by wrapping Node's fs in this
- * process only (store-fsync-counter.ts).
+ * model server, and migrations on a fresh home. fsyncs are this process's, counted by strace
+ * (store-fsync-counter.ts).
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,7 +49,7 @@ async function boundaryOverhead(fsyncs: FsyncCounter): Promise<Metric[]> {
     const executor = registry.find(name)!.executor!;
     const overhead: number[] = [];
     const calls = 3000;
-    fsyncs.reset();
+    await fsyncs.reset();
     for (let index = 0; index < calls; index += 1) {
       let started = process.hrtime.bigint();
       await executor({ q: 'x' }, { trust: 'operator', origin: 'cli', signal: controller.signal, services: {} });
@@ -59,11 +59,12 @@ async function boundaryOverhead(fsyncs: FsyncCounter): Promise<Metric[]> {
       overhead.push(Number(process.hrtime.bigint() - started) / 1e6 - direct);
     }
     const steady = overhead.slice(300);
-    const perCall = fsyncs.count / calls;
+    const synced = await fsyncs.read();
+    const perCall = synced.count / calls;
     out.push(
       metric(`store_invoke_overhead_${label}_p50_ms`, median(steady), 'ms', 0.2, 'lower', 'invoke boundary minus a direct executor call, audit to the on-disk DB'),
       metric(`store_invoke_overhead_${label}_p95_ms`, percentile(steady, 95), 'ms', 1, 'lower', `${calls} calls, first 300 dropped`),
-      metric(`store_invoke_fsyncs_per_${label}_call`, perCall, 'fsyncs', label === 'read_only' ? 0 : undefined, 'lower', `${fsyncs.count} in ${calls} calls`),
+      metric(`store_invoke_fsyncs_per_${label}_call`, perCall, 'fsyncs', label === 'read_only' ? 0 : undefined, 'lower', `${synced.count} in ${calls} calls`),
     );
   }
   db.close();
@@ -98,7 +99,7 @@ async function fsyncsPerTurn(fsyncs: FsyncCounter): Promise<Metric[]> {
   const durations: number[] = [];
   let conversation: string | undefined;
   for (let index = 0; index < turns; index += 1) {
-    fsyncs.reset();
+    await fsyncs.reset();
     const started = performance.now();
     const sent = await call('chat.send', conversation ? { message: `read the notes ${index}`, conversation_id: conversation } : { message: 'read the notes' });
     conversation = sent.conversation_id;
@@ -108,8 +109,9 @@ async function fsyncsPerTurn(fsyncs: FsyncCounter): Promise<Metric[]> {
     // Pessimistic: the idle checkpoint that writes this turn back is charged to it, as if the person
     // paused after every turn (back to back, one checkpoint covers many turns).
     daemon.db.checkpoint();
-    perTurn.push(fsyncs.count);
-    blocked.push(fsyncs.blockedMs);
+    const synced = await fsyncs.read();
+    perTurn.push(synced.count);
+    blocked.push(synced.blockedMs);
   }
   await daemon.stop('bench done');
   server.close();
@@ -121,30 +123,30 @@ async function fsyncsPerTurn(fsyncs: FsyncCounter): Promise<Metric[]> {
   ];
 }
 
-function migrations(fsyncs: FsyncCounter): Metric[] {
+async function migrations(fsyncs: FsyncCounter): Promise<Metric[]> {
   const times: number[] = [];
   const counts: number[] = [];
   for (let index = 0; index < 5; index += 1) {
     const dir = tempDir('fermix-bench-migrate-');
-    fsyncs.reset();
+    await fsyncs.reset();
     const started = performance.now();
     const db = openDatabase(join(dir, 'fermix.db'), { ownsDaemonLock: true });
     times.push(performance.now() - started);
-    counts.push(fsyncs.count);
+    counts.push((await fsyncs.read()).count);
     db.close();
     rmSync(dir, { recursive: true, force: true });
   }
   return [
-    metric('store_fresh_home_open_and_migrate_ms', median(times), 'ms', undefined, 'lower', 'median of 5, includes the WASM open'),
+    metric('store_fresh_home_open_and_migrate_ms', median(times), 'ms', undefined, 'lower', 'median of 5, includes loading SQLite'),
     metric('store_fresh_home_migration_fsyncs', median(counts), 'fsyncs', 1, 'lower', 'median of 5 (close not counted)'),
   ];
 }
 
 export async function run(): Promise<Metric[]> {
-  const fsyncs = countFsyncs();
+  const fsyncs = await countFsyncs();
   try {
-    return [...migrations(fsyncs), ...(await boundaryOverhead(fsyncs)), ...(await fsyncsPerTurn(fsyncs))];
+    return [...(await migrations(fsyncs)), ...(await boundaryOverhead(fsyncs)), ...(await fsyncsPerTurn(fsyncs))];
   } finally {
-    fsyncs.restore();
+    await fsyncs.stop();
   }
 }

@@ -6,7 +6,7 @@ import { loadConfig } from '../config/config-file.js';
 import type { FermixConfig } from '../config/schema.js';
 import { FERMIX_VERSION } from '../core/version.js';
 import { cliCommand } from '../cli/invocation.js';
-import { openDatabase, prepareSqlite, type Database } from '../store/database.js';
+import { openDatabase, type Database } from '../store/database.js';
 import { schemaTemplateName } from '../store/schema-template.js';
 import { createConversationStore } from '../store/conversations.js';
 import { createEventBus, type EventBus } from './event-bus.js';
@@ -125,9 +125,8 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<RunningD
     events.subscribe(activityEventLogger(logger));
     const keychain = createSecretStore({ kind: config.fermix_core.secret_store, profile: config.fermix_core.profile, fermixHome: paths.home });
     // Started before the (synchronous) database open: probing the OS jail spawns bwrap, which then
-    // runs in parallel with the WASM compile instead of after it.
+    // runs while the database opens instead of after it.
     const toolsStarting = createToolServices({ config, paths, events, keychain, logger });
-    await prepareSqlite();
     // A fresh home's database is a copy of the schema the build made (store/schema-template.ts), not a
     // run of every migration; without the template (a build that has none) the migrations run as before.
     const db = openDatabase(paths.database, { ownsDaemonLock: true, schemaTemplate: () => join(packageRoot(), 'out', 'node', schemaTemplateName()) });

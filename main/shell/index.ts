@@ -21,13 +21,9 @@ registerAppScheme();
 // one app, just as it means one daemon (the pid lock); FERMIX_HOME then isolates test and second profiles.
 app.setPath('userData', join(resolveHome(), 'desktop'));
 // The daemon runs in this (main) process, whose V8 is already running: `js-flags` reaches only the
-// renderer processes Chromium starts. So, as bin/fermix.cjs does for the headless daemon, the main
-// process sets its own flags: SQLite's WASM stays on V8's baseline compiler (set before SQLite loads;
-// it halved the daemon's start-up CPU), and once the daemon answers V8 collects for size with a young
-// generation that no longer grows, which keeps the RSS after 300 turns under 130 MB — set after start-up,
-// where it only added collections (docs/decisions/0027-startup-and-memory.md). The renderer keeps
-// collecting for size. Untested here: the Electron binary cannot run.
-setFlagsFromString('--liftoff-only');
+// renderer processes Chromium starts, which keep collecting for size. (The main process no longer sets
+// --liftoff-only: that was for node-sqlite3-wasm, and SQLite is a native N-API addon since decision 0032.)
+// Untested here: the Electron binary cannot run.
 app.commandLine.appendSwitch('js-flags', '--optimize-for-size');
 
 if (!app.requestSingleInstanceLock()) {

@@ -1,33 +1,23 @@
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type SqliteModule from 'node-sqlite3-wasm';
+import type { DatabaseSyncInstance, StatementSyncInstance } from '@photostructure/sqlite';
+import type SqliteModule from '@photostructure/sqlite';
 import { FermixError } from '../core/errors.js';
 import { MIGRATIONS } from './migrations.js';
 import { seedFromTemplate } from './schema-template.js';
 
-type SqliteDatabase = InstanceType<typeof SqliteModule.Database>;
-
 /**
- * node-sqlite3-wasm compiles its 1.3 MB of WebAssembly when it is loaded, so it is loaded at the first
- * open, not when this module is: `fermix daemon` compiles it on background threads meanwhile and hands the
- * result over (bin/fermix.cjs), and verbs that never open the database never compile it.
+ * SQLite is native: @photostructure/sqlite, node:sqlite's DatabaseSync as an N-API addon (Node 20 has no
+ * node:sqlite), with prebuilt binaries inside the npm package, so nothing is compiled or downloaded at
+ * install and Electron loads the same file (N-API is ABI-stable). It replaced node-sqlite3-wasm, whose
+ * WebAssembly cost ~30 ms of every daemon start to compile (decision 0032). Loaded at the first open.
  */
 let sqliteModule: typeof SqliteModule | undefined;
 function sqlite(): typeof SqliteModule {
-  sqliteModule ??= createRequire(import.meta.url)('node-sqlite3-wasm') as typeof SqliteModule;
+  sqliteModule ??= createRequire(import.meta.url)('@photostructure/sqlite') as typeof SqliteModule;
   return sqliteModule;
 }
 
-/** Set by bin/fermix.cjs for the daemon verb: SQLite's WebAssembly compiling on V8's background threads. */
-const SQLITE_COMPILING = Symbol.for('fermix.sqlite.compiling');
-
-/**
- * Resolves once SQLite's background compile (if this process started one) has finished, so that the next
- * open takes its result instead of compiling on the main thread. Never rejects; without one it resolves at once.
- */
-export async function prepareSqlite(): Promise<void> {
-  await (globalThis as Record<symbol, Promise<void> | undefined>)[SQLITE_COMPILING];
-}
 export type SqlValue = number | bigint | string | Uint8Array | null | boolean;
 export type Row = Record<string, number | bigint | string | Uint8Array | null>;
 
@@ -50,8 +40,8 @@ export interface Database {
 
 export interface OpenOptions {
   /**
-   * True only when the caller holds the daemon's pid lock. node-sqlite3-wasm locks with a `<db>.lock`
-   * directory that a SIGKILL leaves behind; only the lock holder may decide it is stale and remove it.
+   * True only when the caller holds the daemon's pid lock. Builds before decision 0032 (node-sqlite3-wasm)
+   * locked with a `<db>.lock` directory that a SIGKILL left behind; the lock holder removes such a leftover.
    */
   ownsDaemonLock: boolean;
   /** Checkpoint once no write has happened for this long (default 2 s), or sooner when the WAL is big. */
@@ -72,19 +62,19 @@ export function openDatabase(file: string, options: OpenOptions): Database {
     rmSync(lockDir, { recursive: true, force: true });
   }
   if (options.schemaTemplate !== undefined) seedFromTemplate(file, options.schemaTemplate);
-  let db: SqliteDatabase;
+  let db: DatabaseSyncInstance;
   let journalMode: string;
   // A brand-new file has nothing to lose: its switch to WAL (a rollback-journal write of page 1)
   // runs unsynced, so a fresh home's migrations cost one fsync (the WAL header) instead of three.
   const fresh = !existsSync(file) || statSync(file).size === 0;
   try {
-    db = new (sqlite().Database)(file);
-    // The daemon is the only process that opens the database. With this WASM build WAL works only
-    // under an exclusive lock set first (STACK.md); WAL + synchronous NORMAL makes a commit cost no
+    db = new (sqlite().DatabaseSync)(file);
+    // The daemon is the only process that opens the database, and holds it with an exclusive lock: WAL then
+    // needs no shared-memory file, and a second process is refused. WAL + synchronous NORMAL makes a commit cost no
     // fsync (only checkpoints sync), and a process kill loses nothing committed: the WAL is replayed.
     // synchronous before journal_mode: on a fresh file the switch to WAL is itself a write.
     db.exec(`PRAGMA locking_mode = EXCLUSIVE; PRAGMA synchronous = ${fresh ? 'OFF' : 'NORMAL'}`);
-    journalMode = String((db.get('PRAGMA journal_mode = WAL') as { journal_mode?: string } | null)?.journal_mode ?? 'unknown');
+    journalMode = String((db.prepare('PRAGMA journal_mode = WAL').get() as { journal_mode?: string } | undefined)?.journal_mode ?? 'unknown');
     db.exec('PRAGMA synchronous = NORMAL');
     // Checkpoints are ours (scheduleCheckpoints): SQLite's automatic one would fsync inside whatever
     // commit crossed the threshold, i.e. on the hot path of a tool call or a turn step.
@@ -105,7 +95,34 @@ export function openDatabase(file: string, options: OpenOptions): Database {
   return wrapper;
 }
 
-function wrap(db: SqliteDatabase, file: string, journalMode: string, idleCheckpointMs: number): Database {
+/** Prepared statements kept per connection: preparing costs more than running a small statement. */
+const STATEMENT_CACHE_SIZE = 256;
+
+type Params = SqlValue[] | Record<string, SqlValue> | undefined;
+type Bindable = number | bigint | string | Uint8Array | null;
+
+/** SQLite has no boolean: true and false are stored as 1 and 0, as the old driver did. */
+function bindable(value: SqlValue): Bindable {
+  return typeof value === 'boolean' ? (value ? 1 : 0) : value;
+}
+
+function bind(params: Params): unknown[] {
+  if (params === undefined) return [];
+  if (Array.isArray(params)) return params.some((value) => typeof value === 'boolean') ? params.map(bindable) : params;
+  return [Object.fromEntries(Object.entries(params).map(([name, value]) => [name, bindable(value)]))];
+}
+
+function wrap(db: DatabaseSyncInstance, file: string, journalMode: string, idleCheckpointMs: number): Database {
+  const statements = new Map<string, StatementSyncInstance>();
+  const statement = (sql: string): StatementSyncInstance => {
+    let prepared = statements.get(sql);
+    if (prepared === undefined) {
+      prepared = db.prepare(sql);
+      if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value as string);
+      statements.set(sql, prepared);
+    }
+    return prepared;
+  };
   let depth = 0;
   let dirty = false;
   let lastWrite = 0;
@@ -113,7 +130,7 @@ function wrap(db: SqliteDatabase, file: string, journalMode: string, idleCheckpo
   let timer: ReturnType<typeof setInterval> | undefined;
 
   const checkpoint = () => {
-    if (!db.isOpen || db.inTransaction) return;
+    if (!db.isOpen || db.isTransaction) return;
     dirty = false;
     if (journalMode === 'wal') db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   };
@@ -148,15 +165,15 @@ function wrap(db: SqliteDatabase, file: string, journalMode: string, idleCheckpo
     file,
     journalMode,
     run(sql, params) {
-      const result = db.run(sql, params as never);
+      const result = statement(sql).run(...(bind(params) as never[]));
       if (depth === 0 && isWrite(sql)) wrote();
       return { changes: result.changes, lastInsertRowid: Number(result.lastInsertRowid) };
     },
     all(sql, params) {
-      return db.all(sql, params as never) as never;
+      return statement(sql).all(...(bind(params) as never[])) as never;
     },
     get(sql, params) {
-      return (db.get(sql, params as never) ?? undefined) as never;
+      return statement(sql).get(...(bind(params) as never[])) as never;
     },
     transaction(work) {
       // Nested calls join the outer transaction: SQLite has no nested BEGIN.
@@ -169,14 +186,14 @@ function wrap(db: SqliteDatabase, file: string, journalMode: string, idleCheckpo
         wrote();
         return result;
       } catch (error) {
-        if (db.inTransaction) db.exec('ROLLBACK');
+        if (db.isTransaction) db.exec('ROLLBACK');
         throw error;
       } finally {
         depth -= 1;
       }
     },
     schemaVersion() {
-      const row = db.get('SELECT MAX(version) AS version FROM schema_migrations') as { version: number | null } | null;
+      const row = statement('SELECT MAX(version) AS version FROM schema_migrations').get() as { version: number | null } | undefined;
       return row?.version ?? 0;
     },
     checkpoint,
@@ -193,6 +210,7 @@ function wrap(db: SqliteDatabase, file: string, journalMode: string, idleCheckpo
       }
       if (timer !== undefined) clearInterval(timer);
       timer = undefined;
+      statements.clear();
       // Closing the last connection checkpoints the WAL and removes it.
       if (db.isOpen) db.close();
     },
