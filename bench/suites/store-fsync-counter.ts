@@ -5,8 +5,9 @@
  * could see them: strace attaches to this process (`-p`, all its threads, `-f` for new ones) and writes one
  * line per sync with its duration (`-T`).
  *
- * strace writes its log when it likes, so each window ends with a marker: an fdatasync of /dev/null, which
- * fails at once (EINVAL) and which nothing else makes. A window's count is read once the marker is in the log.
+ * strace writes its log when it likes, so a window opens and closes with markers: fdatasyncs of /dev/null,
+ * which fail at once (EINVAL) and which nothing else makes. A window's count is read once its closing
+ * marker is in the log.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, fdatasyncSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -19,9 +20,9 @@ export interface FsyncCount {
 }
 
 export interface FsyncCounter {
-  /** Starts a new window. */
+  /** Starts a window (attaches strace). */
   reset(): Promise<void>;
-  /** The syncs since the last reset (markers not counted); reading does not start a new window. */
+  /** Ends the window (detaches strace) and returns its syncs, markers not counted. */
   read(): Promise<FsyncCount>;
   stop(): Promise<void>;
 }
@@ -33,62 +34,72 @@ export async function countFsyncs(): Promise<FsyncCounter> {
     throw new Error('the store benchmarks count fsyncs with strace, which is not installed: run `apt-get install strace` (or `npm test` once, which installs it)');
   }
   const dir = mkdtempSync(join(tmpdir(), 'fermix-bench-strace-'));
-  const log = join(dir, 'syncs.log');
-  // Markers rotate over a few descriptors, so a late repeat of one window's marker is never taken for the next's.
-  const markers = Array.from({ length: 4 }, () => openSync('/dev/null', 'r'));
-  let nextMarker = 0;
-  const tracer: ChildProcess = spawn('strace', ['-f', '-qq', '-T', '-e', 'trace=fsync,fdatasync', '-o', log, '-p', String(process.pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  tracer.stderr?.on('data', (chunk) => (stderr += chunk));
-  let windowStart = 0;
-  let seen = 0;
+  // Two markers: one that opens a window (repeated until strace, just attached, logs it) and one that closes it.
+  const [opening, closing] = [openSync('/dev/null', 'r'), openSync('/dev/null', 'r')];
+  let window: { tracer: ChildProcess; log: string; stderr: string } | undefined;
+  let windows = 0;
 
-  /** Makes a marker sync and waits until strace has logged it; returns the syncs logged up to it. */
-  const sync = async (): Promise<SyncEvent[]> => {
-    const marker = markers[nextMarker++ % markers.length];
-    const mark = () => {
-      try {
-        fdatasyncSync(marker);
-      } catch {
-        // EINVAL: /dev/null cannot be synced; the call itself is the marker
-      }
-    };
-    mark();
+  const mark = (fd: number) => {
+    try {
+      fdatasyncSync(fd);
+    } catch {
+      // EINVAL: /dev/null cannot be synced; the call itself is the marker
+    }
+  };
+  /** Waits until the window's log holds `marker`'s sync (making it again now and then); returns the log's syncs. */
+  const until = async (marker: number, repeat: boolean): Promise<SyncEvent[]> => {
+    const current = window as NonNullable<typeof window>;
+    mark(marker);
     const deadline = Date.now() + MARKER_TIMEOUT_MS;
     for (let attempt = 1; ; attempt += 1) {
-      // Until strace has attached, a marker goes unseen: make another now and then (extra ones are not counted).
-      if (attempt % 20 === 0) mark();
+      if (repeat && attempt % 20 === 0) mark(marker);
       let text = '';
       try {
-        text = readFileSync(log, 'utf8');
+        text = readFileSync(current.log, 'utf8');
       } catch {
         // not written yet
       }
       const events = parseSyncs(text);
-      const end = events.findIndex((event, index) => index >= seen && event.fd === marker);
-      if (end >= 0) {
-        seen = end + 1;
-        return events.slice(0, end + 1);
+      if (events.some((event) => event.fd === marker)) return events;
+      if (current.tracer.exitCode !== null || Date.now() > deadline) {
+        throw new Error(`strace did not log the marker sync (${current.stderr.trim() || 'no message'}); is ptrace allowed here?`);
       }
-      if (tracer.exitCode !== null || Date.now() > deadline) throw new Error(`strace did not log the marker sync (${stderr.trim() || 'no message'}); is ptrace allowed here?`);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   };
+  const detach = async () => {
+    const current = window;
+    window = undefined;
+    if (!current) return;
+    current.tracer.kill('SIGINT');
+    await new Promise((resolve) => (current.tracer.exitCode !== null ? resolve(undefined) : current.tracer.once('exit', resolve)));
+  };
 
-  // Attached once its first marker shows up.
-  windowStart = (await sync()).length;
   return {
+    // strace stops this process at every system call while attached (ptrace; seccomp filtering needs strace to
+    // start the process), which slows it several-fold: it is attached only for a window, never while timing.
     async reset() {
-      windowStart = (await sync()).length;
+      await detach();
+      const log = join(dir, `window-${(windows += 1)}.log`);
+      const tracer = spawn('strace', ['-f', '-qq', '-T', '-e', 'trace=fsync,fdatasync', '-o', log, '-p', String(process.pid)], { stdio: ['ignore', 'ignore', 'pipe'] });
+      window = { tracer, log, stderr: '' };
+      const current = window;
+      tracer.stderr?.on('data', (chunk) => (current.stderr += chunk));
+      await until(opening, true);
     },
     async read() {
-      const syncs = (await sync()).slice(windowStart).filter((event) => !markers.includes(event.fd));
+      if (!window) throw new Error('fsync counter: read() without reset()');
+      const events = await until(closing, false);
+      const start = events.findIndex((event) => event.fd === opening);
+      const end = events.findIndex((event) => event.fd === closing);
+      await detach();
+      const syncs = events.slice(start + 1, end).filter((event) => event.fd !== opening);
       return { count: syncs.length, blockedMs: syncs.reduce((sum, event) => sum + event.ms, 0) };
     },
     async stop() {
-      tracer.kill('SIGINT');
-      await new Promise((resolve) => (tracer.exitCode !== null ? resolve(undefined) : tracer.once('exit', resolve)));
-      for (const marker of markers) closeSync(marker);
+      await detach();
+      closeSync(opening);
+      closeSync(closing);
       rmSync(dir, { recursive: true, force: true });
     },
   };

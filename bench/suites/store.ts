@@ -49,7 +49,6 @@ async function boundaryOverhead(fsyncs: FsyncCounter): Promise<Metric[]> {
     const executor = registry.find(name)!.executor!;
     const overhead: number[] = [];
     const calls = 3000;
-    await fsyncs.reset();
     for (let index = 0; index < calls; index += 1) {
       let started = process.hrtime.bigint();
       await executor({ q: 'x' }, { trust: 'operator', origin: 'cli', signal: controller.signal, services: {} });
@@ -59,6 +58,9 @@ async function boundaryOverhead(fsyncs: FsyncCounter): Promise<Metric[]> {
       overhead.push(Number(process.hrtime.bigint() - started) / 1e6 - direct);
     }
     const steady = overhead.slice(300);
+    // The same calls again, counted: strace slows every system call while attached, so not while timing.
+    await fsyncs.reset();
+    for (let index = 0; index < calls; index += 1) await invoker.execute(name, { q: 'x' }, { trust: 'operator', origin: 'cli' });
     const synced = await fsyncs.read();
     const perCall = synced.count / calls;
     out.push(
@@ -93,7 +95,7 @@ async function fsyncsPerTurn(fsyncs: FsyncCounter): Promise<Metric[]> {
     if (!body.result) throw new Error(`${method} failed: ${JSON.stringify(body.error ?? body)}`);
     return body.result;
   };
-  const turns = 20;
+  const turns = 21;
   const perTurn: number[] = [];
   const blocked: number[] = [];
   const durations: number[] = [];
@@ -116,10 +118,15 @@ async function fsyncsPerTurn(fsyncs: FsyncCounter): Promise<Metric[]> {
   await daemon.stop('bench done');
   server.close();
   rmSync(home, { recursive: true, force: true });
-  const total = perTurn.reduce((a, b) => a + b, 0);
+  // The first turn after the daemon starts also creates the WAL (the daemon deletes it on close), and native
+  // SQLite then syncs the folder once so the new file's entry is durable: a cost of each start, not of each
+  // turn. So the per-turn figure is over the turns after it, and the first is reported on its own.
+  const [first, ...steady] = perTurn;
+  const total = steady.reduce((a, b) => a + b, 0);
   return [
-    metric('store_fsyncs_per_chat_turn', total / turns, 'fsyncs', 3, 'lower', `mean over ${turns} turns (one tool call + streamed answer), each charged its idle checkpoint; max ${Math.max(...perTurn)}`),
-    metric('store_fsync_blocked_ms_per_chat_turn', blocked.reduce((a, b) => a + b, 0) / turns, 'ms', undefined, 'lower', `turn median ${median(durations).toFixed(1)} ms`),
+    metric('store_fsyncs_per_chat_turn', total / steady.length, 'fsyncs', 3, 'lower', `mean over ${steady.length} turns after the first (one tool call + streamed answer each), each charged its idle checkpoint; max ${Math.max(...steady)}`),
+    metric('store_fsyncs_first_chat_turn_after_start', first, 'fsyncs', undefined, 'lower', 'the same turn right after the daemon started: it also creates the WAL, and SQLite syncs its folder once'),
+    metric('store_fsync_blocked_ms_per_chat_turn', blocked.slice(1).reduce((a, b) => a + b, 0) / steady.length, 'ms', undefined, 'lower', `turn median ${median(durations).toFixed(1)} ms with strace attached (it slows every system call)`),
   ];
 }
 

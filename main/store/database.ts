@@ -64,8 +64,9 @@ export function openDatabase(file: string, options: OpenOptions): Database {
   if (options.schemaTemplate !== undefined) seedFromTemplate(file, options.schemaTemplate);
   let db: DatabaseSyncInstance;
   let journalMode: string;
-  // A brand-new file has nothing to lose: its switch to WAL (a rollback-journal write of page 1)
-  // runs unsynced, so a fresh home's migrations cost one fsync (the WAL header) instead of three.
+  // A brand-new file has nothing to lose: its switch to WAL (a rollback-journal write of page 1) and its
+  // migrations run unsynced, so a fresh home's migrations cost no fsync (a crash of the process loses
+  // nothing either way: the OS has the writes; only a power cut before the first checkpoint could).
   const fresh = !existsSync(file) || statSync(file).size === 0;
   try {
     db = new (sqlite().DatabaseSync)(file);
@@ -75,7 +76,9 @@ export function openDatabase(file: string, options: OpenOptions): Database {
     // synchronous before journal_mode: on a fresh file the switch to WAL is itself a write.
     db.exec(`PRAGMA locking_mode = EXCLUSIVE; PRAGMA synchronous = ${fresh ? 'OFF' : 'NORMAL'}`);
     journalMode = String((db.prepare('PRAGMA journal_mode = WAL').get() as { journal_mode?: string } | undefined)?.journal_mode ?? 'unknown');
-    db.exec('PRAGMA synchronous = NORMAL');
+    // A fresh file stays unsynced through its migrations too (below): SQLite would otherwise fsync the new
+    // WAL's header and, natively, the folder the WAL was created in — for a schema with nothing to lose.
+    if (!fresh) db.exec('PRAGMA synchronous = NORMAL');
     // Checkpoints are ours (scheduleCheckpoints): SQLite's automatic one would fsync inside whatever
     // commit crossed the threshold, i.e. on the hot path of a tool call or a turn step.
     db.exec('PRAGMA wal_autocheckpoint = 0; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
@@ -92,6 +95,9 @@ export function openDatabase(file: string, options: OpenOptions): Database {
   }
   const wrapper = wrap(db, file, journalMode, options.idleCheckpointMs ?? 2_000);
   migrate(wrapper);
+  // From here on every commit is durable as WAL + NORMAL makes it; the first checkpoint syncs the WAL the
+  // migrations wrote (its header and its folder entry with it) and the database file.
+  if (fresh) db.exec('PRAGMA synchronous = NORMAL');
   return wrapper;
 }
 
