@@ -14,8 +14,22 @@ import { seedFromTemplate } from './schema-template.js';
  */
 let sqliteModule: typeof SqliteModule | undefined;
 function sqlite(): typeof SqliteModule {
-  sqliteModule ??= createRequire(import.meta.url)('@photostructure/sqlite') as typeof SqliteModule;
+  try {
+    sqliteModule ??= createRequire(import.meta.url)('@photostructure/sqlite') as typeof SqliteModule;
+  } catch (error) {
+    throw sqliteLoadError(error);
+  }
   return sqliteModule;
+}
+
+/** The addon did not load: no prebuild for this platform (and no build from source), or a damaged install. */
+export function sqliteLoadError(cause: unknown): FermixError {
+  return new FermixError({
+    code: 'database_unavailable',
+    message: `SQLite (the @photostructure/sqlite addon) could not be loaded on ${process.platform}-${process.arch}: ${(cause as Error)?.message ?? String(cause)}.`,
+    hint: 'Run `npm ci` in the Fermix folder. The addon ships prebuilt for Linux, macOS and Windows on x64 and arm64; anywhere else npm builds it from source, which needs python3, make and a C++ compiler.',
+    cause,
+  });
 }
 
 export type SqlValue = number | bigint | string | Uint8Array | null | boolean;
@@ -86,6 +100,7 @@ export function openDatabase(file: string, options: OpenOptions): Database {
     // (turns.ts) must not survive in the file's slack space.
     db.exec('PRAGMA secure_delete = ON');
   } catch (error) {
+    if (error instanceof FermixError) throw error;
     throw new FermixError({
       code: 'database_unavailable',
       message: `Could not open the database ${file}: ${(error as Error).message}.`,
