@@ -3,6 +3,9 @@
  * must keep trying on timers, killing again each time, and give up only after a bounded wait.
  * The real kernel behaviour is proven by jail-limits.test.ts (the fork bomb); this pins the schedule.
  */
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { removeCgroup, sweepStaleCgroups, type CgroupOps } from './jail-limits.js';
 
@@ -31,7 +34,7 @@ function fakeCgroup(exitsAfter: number) {
   const runTimers = () => {
     while (timers.length > 0) timers.shift()?.fn();
   };
-  return { ops, log, timers, runTimers, isRemoved: () => removed, waits: () => timers.map((t) => t.ms) };
+  return { ops, log, timers, runTimers, isRemoved: () => removed };
 }
 
 describe('removeCgroup', () => {
@@ -71,10 +74,7 @@ describe('removeCgroup', () => {
 });
 
 describe('sweepStaleCgroups', () => {
-  it('removes only the cgroups of daemons that no longer run, and leaves other names alone', async () => {
-    const { mkdtempSync, mkdirSync, readdirSync, rmSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const path = await import('node:path');
+  it('removes only the cgroups of daemons that no longer run, and leaves other names alone', () => {
     const parent = mkdtempSync(path.join(tmpdir(), 'fermix-cgroups-'));
     try {
       for (const name of ['cmd-111-0a1b2c3d', 'cmd-222-deadbeef', 'notes', 'cmd-abc-00']) mkdirSync(path.join(parent, name));

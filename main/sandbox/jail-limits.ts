@@ -100,7 +100,7 @@ export function prlimitArgv(limits: JailLimits, support: LimitSupport, hardLimit
 export interface Containment {
   /** argv prefix that moves the command into its cgroup before anything else runs. */
   prefix: string[];
-  /** Kills whatever is still in the cgroup and removes it; safe to call twice. */
+  /** Kills whatever is still in the cgroup and removes it, retrying until its tasks have exited (removeCgroup); safe to call twice. */
   release(): void;
 }
 
