@@ -1,6 +1,7 @@
 /**
- * Where a local MCP call's time goes, per side: ours (registry + invoke boundary), the plain raw SDK, and
- * the raw SDK with our call options — the three sides of bench/suites/mcp.ts, alternating the same way.
+ * Where a local MCP call's time goes, per side: ours (registry + invoke boundary), the plain raw SDK, the
+ * raw SDK with our call options and the raw SDK over our transport — the sides of bench/suites/mcp.ts,
+ * alternating the same way (one pair of server processes, left to the scheduler: compare sides within a run).
  * Not a benchmark figure (no goal, not in results.json): a diagnostic for whoever works on issue 12's
  * call-path ratio (decision 0020).
  *
@@ -39,9 +40,10 @@ let callSides: CallSides | undefined;
 try {
   callSides = await startCallSides(stack);
   const sides = [
-    { name: 'ours', call: callSides.ours },
-    { name: 'raw SDK', call: callSides.raw },
-    { name: 'raw SDK + our options', call: callSides.rawWithOurOptions },
+    { name: 'ours', call: callSides.call.ours },
+    { name: 'raw SDK', call: callSides.call.raw },
+    { name: 'raw SDK + our options', call: callSides.call.rawWithOurOptions },
+    { name: 'raw SDK, our transport', call: callSides.call.rawOverOurTransport },
   ];
   const phases = sides.map(() => ({ pre: [] as number[], trip: [] as number[], post: [] as number[], total: [] as number[] }));
   for (let index = 0; index < WARMUP + CALLS; index += 1) {
