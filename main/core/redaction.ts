@@ -6,7 +6,7 @@
  */
 import { isSecretFieldName, redactionMarker, scanAndRedact } from './secret-scanner.js';
 
-export { isSecretFieldName, redactionMarker, type RedactionKind } from './secret-scanner.js';
+export { cannotHoldSecret, isSecretFieldName, redactionMarker, type RedactionKind } from './secret-scanner.js';
 
 /** Replaces every secret found in `text` with `[REDACTED:<kind>]`. Idempotent. */
 export function redactSecrets(text: string): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { isSecretFieldName, scanAndRedact } from './secret-scanner.js';
+import { cannotHoldSecret, isSecretFieldName, scanAndRedact, scanWithEveryRule } from './secret-scanner.js';
 
 // Fake, correctly shaped values built at run time (never real keys, and nothing for a repository scanner to flag).
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -121,5 +121,33 @@ describe('the secret scanner (properties)', () => {
       expect(out).not.toContain(secret.core);
       expect(scanAndRedact(out)).toBe(out);
     }), { numRuns: 1500 });
+  });
+});
+
+// The short-text shortcut (cannotHoldSecret) must never skip text a rule would change: held to the full
+// scan on every string, and on text built from the rules' own prefixes, where near-misses live.
+const ruleFragments = fc.constantFrom(
+  'bearer', 'Bearer', ' ', '\t', 'AKIA', 'ASIA', 'eyJ', '.', 'sk', 'rk', '_live_', '_test_', 'gh', 'p_', 'SG.', 'hf_', 'ya29.', 'AIza', 'SK',
+  'npm_', 'lin_', 'api_', 'ops_ey', 'whsec_', 'shp', 'at_', 'do', 'o_v1_', '0', '7', 'a', 'Z', 'f', '/', '+', '_', '"', "'", 'token', 'pwd', ':', '=', '-',
+);
+const nearMisses = fc.array(ruleFragments, { maxLength: 8 }).map((parts) => parts.join(''));
+// The shortest plain matches (a bearer token, a JWT) at and around the threshold's length.
+const shortestShapes = fc.oneof(
+  fc.tuple(fc.constantFrom('bearer', 'Bearer', 'BEARER'), fc.constantFrom(' ', '\t', '  '), fc.stringMatching(/^[A-Za-z0-9._~+/]{5,10}$/)).map((parts) => parts.join('')),
+  fc.tuple(fc.stringMatching(/^[A-Za-z0-9_]{3,6}$/), fc.stringMatching(/^[A-Za-z0-9_]{3,6}$/), fc.stringMatching(/^[A-Za-z0-9_]{0,3}$/)).map(([a, b, c]) => `eyJ${a}.eyJ${b}.${c}`),
+);
+
+describe('the secret scanner (short-text shortcut)', () => {
+  it('gives exactly what every rule gives, on arbitrary text and on text made of rule prefixes', () => {
+    fc.assert(fc.property(fc.oneof(fc.string({ maxLength: 20 }), nearMisses, shortestShapes, fc.stringMatching(/^[A-Za-z0-9 ._/+]{8,16}$/)), (text) => {
+      expect(scanAndRedact(text)).toBe(scanWithEveryRule(text));
+    }), { numRuns: 4000 });
+  });
+
+  it('takes the shortcut only for text under 15 characters without a colon, equals sign or dash', () => {
+    for (const text of ['call 12', 'README.md', 'mcp_github', '', '12345678901234']) expect(cannotHoldSecret(text), text).toBe(true);
+    for (const text of ['pwd=hunter2', 'a:b', '--token x', '123456789012345', 'bearer 12345abc']) expect(cannotHoldSecret(text), text).toBe(false);
+    // The 15-character plain match the threshold is set by: still redacted, through the full scan.
+    expect(scanAndRedact('bearer 12345abc')).toBe('bearer [REDACTED:bearer_token]');
   });
 });

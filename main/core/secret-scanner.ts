@@ -264,32 +264,60 @@ function redactFlags(text: string): string {
   return copied === 0 ? text : out + text.slice(copied);
 }
 
+/**
+ * The shortest text a rule can change without a ':', '=' or '-' in it is 15 characters: "bearer", a
+ * space and an 8-character token. Every other rule either needs one of those three (a pair's separator,
+ * a flag, a PEM fence, a dashed prefix, a URL's "://") or a longer match (a JWT is at least 16, a
+ * prefixed token 20 or more). So shorter text without them — ids, numbers, names, most argument values —
+ * holds nothing to redact, and is known to in one pass over at most 14 characters.
+ */
+const SHORTEST_PLAIN_MATCH = 15;
+
+/** True when no rule can match `text` (see SHORTEST_PLAIN_MATCH); false means "scan it". */
+export function cannotHoldSecret(text: string): boolean {
+  if (text.length >= SHORTEST_PLAIN_MATCH) return false;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === 58 || code === 61 || code === 45) return false; // ':' '=' '-'
+  }
+  return true;
+}
+
+function includesAny(text: string, hints: readonly string[]): boolean {
+  for (const hint of hints) if (text.includes(hint)) return true;
+  return false;
+}
+
 /** Replaces every secret found in `text` with `[REDACTED:<kind>]`. Idempotent; linear in the text's length. */
 export function scanAndRedact(text: string): string {
+  return cannotHoldSecret(text) ? text : scanWithEveryRule(text);
+}
+
+/** Every rule over `text`, without the short-text shortcut (the tests hold the shortcut to it). */
+export function scanWithEveryRule(text: string): string {
   let result = redactPem(text);
   for (const rule of TOKEN_RULES) {
-    if (!rule.hint.some((hint) => result.includes(hint))) continue;
+    if (!includesAny(result, rule.hint)) continue;
     result = result.replace(rule.pattern, (match) => (rule.accept && !rule.accept(match) ? match : redactionMarker(rule.kind)));
   }
   // The case-insensitive rules below are skipped when their word is absent (one lowercase copy, one pass).
   const lower = result.toLowerCase();
-  const has = (word: string) => lower.includes(word);
-  if (has('secret')) result = result.replace(AWS_SECRET, (_match, label: string, separator: string) => `${label}${separator}${redactionMarker('aws_secret_key')}`);
-  if (has('bearer')) result = result.replace(BEARER, (match, word: string, space: string, token: string) =>
+  if (lower.includes('secret')) result = result.replace(AWS_SECRET, (_match, label: string, separator: string) => `${label}${separator}${redactionMarker('aws_secret_key')}`);
+  if (lower.includes('bearer')) result = result.replace(BEARER, (match, word: string, space: string, token: string) =>
     looksGenerated(token) || token.length >= 24 ? `${word}${space}${redactionMarker('bearer_token')}` : match,
   );
-  if (has('authorization')) result = result.replace(AUTH_SCHEME, (match, header: string, separator: string, scheme: string, space: string, token: string) =>
+  if (lower.includes('authorization')) result = result.replace(AUTH_SCHEME, (match, header: string, separator: string, scheme: string, space: string, token: string) =>
     isPlaceholder(token) ? match : `${header}${separator}${scheme}${space}${redactionMarker('authorization')}`,
   );
-  if (has('cookie')) result = result.replace(COOKIE, (match, header: string, separator: string, value: string) =>
+  if (lower.includes('cookie')) result = result.replace(COOKIE, (match, header: string, separator: string, value: string) =>
     isPlaceholder(value) ? match : `${header}${separator}${redactionMarker('cookie')}`,
   );
-  if (has('://')) result = result.replace(URL_CREDENTIALS, (match, scheme: string, user: string, password: string) =>
+  if (lower.includes('://')) result = result.replace(URL_CREDENTIALS, (match, scheme: string, user: string, password: string) =>
     isPlaceholder(password) ? match : `${scheme}${user}:${redactionMarker('url_password')}@`,
   );
-  if (has('-u')) result = result.replace(USER_OPTION, (match, flag: string, space: string, quote: string, user: string, password: string) =>
+  if (lower.includes('-u')) result = result.replace(USER_OPTION, (match, flag: string, space: string, quote: string, user: string, password: string) =>
     isPlaceholder(password) ? match : `${flag}${space}${quote}${user}:${redactionMarker('url_password')}`,
   );
   result = redactPairs(result);
-  return has('-') ? redactFlags(result) : result;
+  return lower.includes('-') ? redactFlags(result) : result;
 }

@@ -12,7 +12,7 @@
  */
 import type { AuditBehavior, Capability, CapabilityKind, Origin, PolicyClass, Trust } from './capability.js';
 import { utf8Length } from './runtime.js';
-import { isSecretFieldName, redactSecrets as redactSecretText } from '../redaction.js';
+import { cannotHoldSecret, isSecretFieldName, redactSecrets as redactSecretText } from '../redaction.js';
 import { sha256Hex } from '../sha256.js';
 
 export const REDACTED = '[REDACTED]';
@@ -89,6 +89,8 @@ const redactionMemo = new Map<string, string>();
 
 /** Secret-shaped text (API keys, tokens, JWTs, PEM blocks) → `[REDACTED:<kind>]`, the same rules as the logs. */
 export function redactText(text: string): string {
+  // Short plain text (most argument values) is known clean without the memo: no entry spent on it.
+  if (cannotHoldSecret(text)) return text;
   if (text.length > MEMO_MAX_CHARS) return redactSecretText(text);
   const known = redactionMemo.get(text);
   if (known !== undefined) return known;
