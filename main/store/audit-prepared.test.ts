@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from './database.js';
 import { createAuditStore } from './audit-store.js';
-import { withOutcome, type AuditOutcome, type AuditRecord } from '../core/capabilities/audit-record.js';
+import { buildAuditRecord, withOutcome, type AuditOutcome, type AuditRecord } from '../core/capabilities/audit-record.js';
 
 // The invoke boundary writes a completed call through `prepare(record).write(outcome)`, which builds the
 // journal line and the row from pieces serialized while the call was in flight. Whatever the record and
@@ -65,6 +65,21 @@ describe('a prepared audit record', () => {
       expect(prepared).toEqual(written);
       db.close();
     }), { numRuns: 150 });
+  });
+
+  it('stores each record\'s own arguments when records are built before earlier ones are written', () => {
+    // The arguments' JSON is kept for the record built last only: an older one is serialized again.
+    const db = openDatabase(join(mkdtempSync(join(tmpdir(), 'fermix-audit-prep-')), 'fermix.db'), { ownsDaemonLock: true });
+    const store = createAuditStore(db, { retentionDays: 90 });
+    const build = (text: string) => buildAuditRecord({ time: Date.now(), trust: 'operator', origin: 'chat', name: 'echo', capability: undefined, decision: 'allow', args: { text } });
+    const first = build('first call');
+    const second = build('second call');
+    const third = build('third call');
+    store.sink.prepare!(second).write({ duration_ms: 1 });
+    store.sink.write(first);
+    store.sink.prepare!(third).write({ duration_ms: 2 });
+    expect(store.query().map((stored) => stored.args).reverse()).toEqual([{ text: 'second call' }, { text: 'first call' }, { text: 'third call' }]);
+    db.close();
   });
 
   it('is written once', () => {

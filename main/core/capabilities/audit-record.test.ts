@@ -45,6 +45,19 @@ describe('redaction', () => {
     redactSecrets(args);
     expect(args.a.token).toBe('x');
   });
+
+  it('marks a cycle back to the top object, a cycle further down, and one through an array', () => {
+    const top: Record<string, unknown> = { name: 'top' };
+    top.self = top;
+    const inner: Record<string, unknown> = { name: 'inner' };
+    inner.back = inner;
+    const list: unknown[] = ['first'];
+    list.push(list);
+    expect(redactSecrets({ ...top, self: top })).toEqual({ name: 'top', self: { name: 'top', self: '[CIRCULAR]' } });
+    expect(redactSecrets(top)).toEqual({ name: 'top', self: '[CIRCULAR]' });
+    expect(redactSecrets({ inner })).toEqual({ inner: { name: 'inner', back: '[CIRCULAR]' } });
+    expect(redactSecrets(list)).toEqual(['first', '[CIRCULAR]']);
+  });
 });
 
 describe('buildAuditRecord', () => {

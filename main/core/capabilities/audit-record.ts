@@ -162,22 +162,25 @@ function fieldSet(fields: readonly string[]): ReadonlySet<string> {
  * the strings under those names (and every over-long string) become a ContentDigest.
  */
 export function redactSecrets(value: unknown, secretFields: readonly string[] = NO_FIELDS, contentFields: readonly string[] = NO_FIELDS): unknown {
-  return redactWalk({ names: secretNameSet(secretFields), bodies: fieldSet(contentFields), seen: new Set<object>() }, value, null, 0);
+  return redactWalk({ names: secretNameSet(secretFields), bodies: fieldSet(contentFields), root: undefined, seen: undefined }, value, null, 0);
 }
 
 interface RedactionWalk {
   names: ReadonlySet<string>;
   bodies: ReadonlySet<string>;
-  seen: Set<object>;
+  /** The first object walked, and every object below it: a set only once there is one (most arguments are flat). */
+  root: object | undefined;
+  seen: Set<object> | undefined;
 }
 
 // A module-level function rather than a closure per record: this runs for every audited call.
 function redactWalk(walk: RedactionWalk, v: unknown, key: string | null, depth: number): unknown {
   if (typeof v === 'string') return (key !== null && walk.bodies.has(key)) || (walk.bodies.size > 0 && v.length > MAX_AUDIT_STRING_CHARS) ? digestContent(v) : redactText(v);
   if (v === null || typeof v !== 'object') return v;
-  if (walk.seen.has(v)) return '[CIRCULAR]';
+  if (v === walk.root || walk.seen?.has(v) === true) return '[CIRCULAR]';
   if (depth >= MAX_DEPTH) return '[TRUNCATED]';
-  walk.seen.add(v);
+  if (walk.root === undefined) walk.root = v;
+  else (walk.seen ??= new Set<object>()).add(v);
   if (Array.isArray(v)) return v.map((item) => redactWalk(walk, item, null, depth + 1));
   const out: Record<string, unknown> = {};
   for (const name of Object.keys(v)) {
@@ -206,15 +209,15 @@ export interface TruncatedArgs {
 }
 
 // capArgs must serialize the recorded arguments to measure them; the store writes that same JSON to its
-// journal line and row instead of serializing them twice more. Keyed by the recorded (fresh) object.
-const argsJsonMemo = new WeakMap<object, string>();
+// journal line and row instead of serializing them twice more. One slot, for the recorded (fresh) object
+// of the record built last: the boundary hands each record to the store as soon as it is built. (A
+// WeakMap entry per record cost more than the slot saves: ephemerons for the collector to trace.)
+let lastRecorded: object | undefined;
+let lastRecordedJson = '';
 
-/** The JSON of a record's `args`: the one capArgs already built, or built now. */
+/** The JSON of a record's `args`: the one capArgs built for the record made last, or built now. */
 export function recordedArgsJson(args: unknown): string {
-  if (args !== null && typeof args === 'object') {
-    const known = argsJsonMemo.get(args);
-    if (known !== undefined) return known;
-  }
+  if (args !== undefined && args === lastRecorded) return lastRecordedJson;
   return JSON.stringify(args ?? null) ?? 'null';
 }
 
@@ -223,7 +226,10 @@ export function capArgs(recorded: unknown, original: Record<string, unknown>, ma
   const json = JSON.stringify(recorded) ?? 'null';
   // A UTF-16 unit is at most 3 bytes of UTF-8, so short JSON needs no byte count.
   if (json.length * 3 <= maxBytes || utf8Length(json) <= maxBytes) {
-    if (recorded !== null && typeof recorded === 'object') argsJsonMemo.set(recorded, json);
+    if (recorded !== null && typeof recorded === 'object') {
+      lastRecorded = recorded;
+      lastRecordedJson = json;
+    }
     return recorded;
   }
   const meta = argsMetadata(original);

@@ -69,6 +69,20 @@ export function allowRuleHint(name: string): string {
 /** A decision without its `canonical` (which belongs to one call's arguments). */
 type DecisionTemplate = Omit<GateDecision, 'canonical'>;
 
+/** A kept decision and everything it was decided from besides the rules snapshot and the capability object. */
+interface KeptDecision {
+  mode: GateMode;
+  interactive: boolean;
+  origin: string;
+  policy_class: Capability['policy_class'];
+  group: Capability['group'];
+  is_mutating: Capability['is_mutating'];
+  is_network: Capability['is_network'];
+  template: DecisionTemplate;
+}
+const NOTHING_KEPT: readonly KeptDecision[] = [];
+const MAX_KEPT_PER_CAPABILITY = 16;
+
 /**
  * One call's arguments as rules see them, computed on first read: only a rule with a pattern (or a
  * reader of the decision's `canonical`) needs it, and it serializes the arguments, which for a large
@@ -112,7 +126,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
   // object (re-registering makes a new one). A decision that read the arguments is never kept, nor one
   // for a caller with a role. Deciding again cost ~1.7 µs of every MCP call (bench/suites/mcp.ts).
   let cachedRules: readonly Rule[] | undefined;
-  let decided = new WeakMap<Capability, Map<string, DecisionTemplate>>();
+  let decided = new WeakMap<Capability, KeptDecision[]>();
 
   return {
     mode: gateMode,
@@ -125,16 +139,22 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         decided = new WeakMap();
       }
       const args = new CallArguments(cap, call.args);
-      const key = call.role == null ? `${mode}|${call.interactive ? 1 : 0}|${call.origin ?? ''}|${cap.policy_class}|${cap.group}|${String(cap.is_mutating)}|${String(cap.is_network)}` : null;
-      if (key !== null) {
-        const hit = decided.get(cap)?.get(key);
-        if (hit !== undefined) return new Decision(hit, args);
+      const keep = call.role == null;
+      const origin = call.origin ?? '';
+      if (keep) {
+        // A short list per capability, compared field by field: no key string to build and hash per call.
+        for (const kept of decided.get(cap) ?? NOTHING_KEPT) {
+          if (kept.mode === mode && kept.interactive === call.interactive && kept.origin === origin && kept.policy_class === cap.policy_class
+            && kept.group === cap.group && kept.is_mutating === cap.is_mutating && kept.is_network === cap.is_network) return new Decision(kept.template, args);
+        }
       }
       const template = decideFresh(call, cap, mode, rules, args);
-      if (key !== null && !args.read) {
+      if (keep && !args.read) {
         let forCap = decided.get(cap);
-        if (forCap === undefined) decided.set(cap, (forCap = new Map()));
-        forCap.set(key, template);
+        if (forCap === undefined) decided.set(cap, (forCap = []));
+        // Bounded: a capability is called with a handful of modes and origins; past that, start over.
+        if (forCap.length >= MAX_KEPT_PER_CAPABILITY) forCap.length = 0;
+        forCap.push({ mode, interactive: call.interactive, origin, policy_class: cap.policy_class, group: cap.group, is_mutating: cap.is_mutating, is_network: cap.is_network, template });
       }
       return new Decision(template, args);
     },
