@@ -84,7 +84,7 @@ function breakdown(pid: number, report: ProbeReport | undefined): Metric[] {
     metric('memory_300_old_space_mb', space('old').committed / MB, 'MB', undefined, 'lower', `old generation committed (${(space('old').used / MB).toFixed(1)} used)`),
     metric('memory_300_code_mb', (report.code.code_and_metadata_size + report.code.bytecode_and_metadata_size) / MB, 'MB', undefined, 'lower', `machine code and bytecode; code space committed ${(space('code').committed / MB).toFixed(1)} MB`),
     metric('memory_300_external_mb', report.usage.external / MB, 'MB', undefined, 'lower', `counts the WASM memories' full size; arrayBuffers ${(report.usage.arrayBuffers / MB).toFixed(1)} MB`),
-    metric('memory_300_wasm_linear_mb', report.wasm.reduce((sum, bytes) => sum + bytes, 0) / MB, 'MB', undefined, 'lower', `byteLength of ${report.wasm.length} WebAssembly memories (${report.wasm.map((bytes) => (bytes / MB).toFixed(1)).join(' + ')}; SQLite's is the 16.2): never shrinks, mostly not resident`),
+    metric('memory_300_wasm_linear_mb', report.wasm.reduce((sum, bytes) => sum + bytes, 0) / MB, 'MB', undefined, 'lower', `byteLength of ${report.wasm.length} WebAssembly memories (${report.wasm.map((bytes) => (bytes / MB).toFixed(1)).join(' + ')}; web-tree-sitter's, for the hardline's shell parser — SQLite is native since decision 0032): never shrinks, mostly not resident`),
   ];
 }
 
