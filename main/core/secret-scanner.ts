@@ -42,6 +42,8 @@ interface TokenRule {
 }
 
 // The lookbehinds stop matches inside longer words ("task-list…" never yields "sk-list…").
+// A rule that can match fewer than SHORTEST_PLAIN_MATCH characters with no ':', '=' or '-' in them must
+// lower that bound (scanAndRedact skips shorter text of that kind).
 const TOKEN_RULES: TokenRule[] = [
   // Anthropic (sk-ant-…), OpenAI project/service/admin/legacy keys (sk-proj-…, sk-svcacct-…, sk-…).
   { kind: 'api_key', pattern: /(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{20,}/g, accept: looksGenerated, hint: ['sk-'] },
