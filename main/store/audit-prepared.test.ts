@@ -22,8 +22,9 @@ const recordArb: fc.Arbitrary<AuditRecord> = fc.record({
   policy_class: fc.option(fc.constantFrom('read_only' as const, 'external_api' as const, 'exec' as const), { nil: null }),
   decision: fc.constant('allow' as const),
   rule: fc.option(text, { nil: null }),
-  approval: fc.option(fc.constantFrom('once' as const, 'always' as const), { nil: null }),
-  args_mode: fc.constantFrom('full' as const, 'redact_args' as const, 'metadata_only' as const),
+  // Besides the real words, odd ones a stored or replayed record could carry (the store keeps the real ones' serialized start).
+  approval: fc.option(fc.oneof(fc.constantFrom('once' as const, 'always' as const, 'deny' as const), text as fc.Arbitrary<'once'>), { nil: null }),
+  args_mode: fc.oneof(fc.constantFrom('full' as const, 'redact_args' as const, 'metadata_only' as const), text as fc.Arbitrary<'full'>),
   args: fc.dictionary(text, fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null)), { maxKeys: 4 }),
   duration_ms: fc.constant(0),
   result_bytes: fc.constant(0),

@@ -66,6 +66,30 @@ function extraJson(start: string, truncated: boolean, notes: AuditRecord['notes'
   return `${start}${truncated === true},"notes":${notes == null ? 'null' : JSON.stringify(notes)}${journalId ? `,"journal_id":"${journalId}"` : ''}}`;
 }
 
+/** A JSON text as the inside of a JSON string literal (quotes and backslashes escaped), without the quotes. */
+const asStringContent = (json: string): string => JSON.stringify(json).slice(1, -1);
+
+/**
+ * `extra`'s start for each approval and args mode a call can have, as JSON and as the inside of the
+ * JSON string the journal line carries it in: made once, not serialized twice per call.
+ */
+const extraStarts = new Map<string, { json: string; escaped: string }>();
+const KEPT_APPROVALS = new Set(['once', 'always', 'deny']);
+const KEPT_ARGS_MODES = new Set(['full', 'redact_args', 'metadata_only']);
+function preparedExtraStart(record: Pick<AuditRecord, 'approval' | 'args_mode'>): { json: string; escaped: string } {
+  const approval = record.approval ?? null;
+  const mode = record.args_mode ?? 'full';
+  // Only the fixed words are kept (so no two records' starts can share a key); anything else is made afresh.
+  const key = (approval === null || KEPT_APPROVALS.has(approval)) && KEPT_ARGS_MODES.has(mode) ? `${approval ?? ''} ${mode}` : undefined;
+  let start = key === undefined ? undefined : extraStarts.get(key);
+  if (start === undefined) {
+    const json = extraStart(record);
+    start = { json, escaped: asStringContent(json) };
+    if (key !== undefined) extraStarts.set(key, start);
+  }
+  return start;
+}
+
 /** The row's last values: the call's outcome, and `extra`. */
 function auditRowTail(record: AuditRecord, journalId: string | null): AuditRow {
   return [record.duration_ms, record.result_bytes, record.error_code, extraJson(extraStart(record), record.truncated, record.notes, journalId)];
@@ -242,19 +266,24 @@ export function createAuditStore(db: Database, options: { retentionDays: number;
       const id = nextJournalId();
       const head = auditRowHead(record);
       const linePrefix = `{"id":"${id}","row":${JSON.stringify(head).slice(0, -1)},`;
-      const start = extraStart(record);
+      const start = preparedExtraStart(record);
       let written = false;
       return {
         write(outcome) {
           if (written) throw new Error('a prepared audit record is written once');
           written = true;
           // Only the outcome is serialized here: this runs after the call's answer, before it is returned.
+          // `extra` is built twice from the same pieces, as JSON for the row and escaped for the journal
+          // line (the journal id is hex and base-36 digits, true/false and numbers need no escaping).
           const { duration_ms, result_bytes, truncated, error_code, notes } = outcomeFields(outcome);
-          const extra = extraJson(start, truncated, notes, id);
+          const notesJson = notes == null ? 'null' : JSON.stringify(notes);
+          const tail = `${truncated},"notes":${notesJson},"journal_id":"${id}"}`;
+          const extra = `${start.json}${tail}`;
+          const escapedTail = notes == null ? `${truncated},\\"notes\\":null,\\"journal_id\\":\\"${id}\\"}` : asStringContent(tail);
           const errorJson = error_code === null ? 'null' : JSON.stringify(error_code);
           const row = head.slice();
           row.push(duration_ms, result_bytes, error_code, extra);
-          append(row, `${linePrefix}${duration_ms},${result_bytes},${errorJson},${JSON.stringify(extra)}]}\n`, record.decision);
+          append(row, `${linePrefix}${duration_ms},${result_bytes},${errorJson},"${start.escaped}${escapedTail}"]}\n`, record.decision);
         },
       };
     },

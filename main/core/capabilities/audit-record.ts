@@ -141,20 +141,31 @@ const secretNameSets = new WeakMap<readonly string[], CachedSet<ReadonlySet<stri
 const fieldSets = new WeakMap<readonly string[], CachedSet<ReadonlySet<string>>>();
 const contentFieldLists = new WeakMap<readonly unknown[], CachedSet<readonly string[]>>();
 
-function cached<K extends readonly unknown[], T>(cache: WeakMap<K, CachedSet<T>>, key: K, build: () => T): T {
+function sameFields(kept: readonly string[], key: readonly unknown[]): boolean {
+  if (kept.length !== key.length) return false;
+  for (let index = 0; index < kept.length; index += 1) if (kept[index] !== key[index]) return false;
+  return true;
+}
+
+function cached<K extends readonly unknown[], T>(cache: WeakMap<K, CachedSet<T>>, key: K, build: (key: K) => T): T {
   const hit = cache.get(key);
-  if (hit !== undefined && hit.fields.length === key.length && hit.fields.every((field, index) => field === key[index])) return hit.value;
-  const value = build();
+  if (hit !== undefined && sameFields(hit.fields, key)) return hit.value;
+  const value = build(key);
   cache.set(key, { fields: key.map(String), value });
   return value;
 }
 
+// Module-level builders, and the usual lists' sets made once: no closure or lookup per record for them.
+const buildSecretNameSet = (secretFields: readonly string[]): ReadonlySet<string> => new Set([...DEFAULT_SECRET_FIELDS, ...secretFields].map((n) => n.toLowerCase()));
+const buildFieldSet = (fields: readonly string[]): ReadonlySet<string> => new Set(fields);
+const DEFAULT_SECRET_NAMES = buildSecretNameSet([]);
+
 function secretNameSet(secretFields: readonly string[]): ReadonlySet<string> {
-  return cached(secretNameSets, secretFields, () => new Set([...DEFAULT_SECRET_FIELDS, ...secretFields].map((n) => n.toLowerCase())));
+  return secretFields.length === 0 ? DEFAULT_SECRET_NAMES : cached(secretNameSets, secretFields, buildSecretNameSet);
 }
 
 function fieldSet(fields: readonly string[]): ReadonlySet<string> {
-  return cached(fieldSets, fields, () => new Set(fields));
+  return cached(fieldSets, fields, buildFieldSet);
 }
 
 /**
@@ -287,6 +298,8 @@ function isoTime(ms: number): string {
   return lastIso;
 }
 
+const buildContentFields = (extra: readonly unknown[]): readonly string[] => [...DEFAULT_CONTENT_FIELDS, ...extra.filter((f): f is string => typeof f === 'string')];
+
 export function buildAuditRecord(input: AuditInput): AuditRecord {
   const cap = input.capability;
   // An unknown name has no declared behavior: redact, since the arguments came from a model.
@@ -294,7 +307,7 @@ export function buildAuditRecord(input: AuditInput): AuditRecord {
   const secretFields = Array.isArray(cap?.metadata.secret_fields) ? cap.metadata.secret_fields : NO_FIELDS;
   const extraContent = cap?.metadata.audit_content_fields;
   const contentFields = Array.isArray(extraContent)
-    ? cached(contentFieldLists, extraContent as readonly unknown[], () => [...DEFAULT_CONTENT_FIELDS, ...extraContent.filter((f): f is string => typeof f === 'string')])
+    ? cached(contentFieldLists, extraContent as readonly unknown[], buildContentFields)
     : DEFAULT_CONTENT_FIELDS;
   return {
     time: isoTime(input.time),
