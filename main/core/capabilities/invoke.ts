@@ -16,7 +16,7 @@ import type { ListFilter } from './filter.js';
 import type { GateMode, PermissionGate, GateDecision } from './permission-gate.js';
 import type { CapabilityRegistry } from './registry.js';
 import type { Role } from './roles.js';
-import { Cancellation, onAbort, startTimer } from './runtime.js';
+import { Cancellation, onAbort, startTimer, stopTimer, type TimerHandle } from './runtime.js';
 import { truncateResult } from './truncate.js';
 import { createArgsValidator, type ArgsValidator } from './validate-args.js';
 
@@ -136,10 +136,15 @@ function toToolError(cap: Capability, error: unknown): FermixError {
  * closures: it is created on every call, and each closure is another allocation (and, under tsx, a
  * defineProperty for its name) on the invoke boundary's path (bench/suites/mcp.ts, decision 0020).
  */
+/** The run's timer fires this, with the run: no closure per call. */
+function timeOut(run: ExecutorRun): void {
+  run.timeOut();
+}
+
 class ExecutorRun {
   readonly cancellation = new Cancellation();
   private settled = false;
-  private stopTimer: (() => void) | undefined;
+  private timer: TimerHandle | undefined;
   private detach: (() => void) | undefined;
   private resolve!: (result: ToolResult) => void;
   private reject!: (error: unknown) => void;
@@ -177,16 +182,18 @@ class ExecutorRun {
       pending = Promise.reject(error);
     }
     // Started once the executor has sent its work on its way (no timer can fire while it runs synchronously).
-    if (!this.settled) {
-      this.stopTimer = startTimer(this.timeoutMs, () => this.stop(new FermixError({
-        code: 'timeout',
-        message: `${cap.name} did not finish within ${this.timeoutMs} ms and was stopped.`,
-        hint: 'Try a smaller request (a narrower path, pattern or range).',
-        data: { name: cap.name, timeout_ms: this.timeoutMs },
-      })));
-    }
+    if (!this.settled) this.timer = startTimer(this.timeoutMs, timeOut, this);
     pending.then((result) => this.finish(result, null), (error: unknown) => this.finish(null, error));
     return done;
+  }
+
+  timeOut(): void {
+    this.stop(new FermixError({
+      code: 'timeout',
+      message: `${this.cap.name} did not finish within ${this.timeoutMs} ms and was stopped.`,
+      hint: 'Try a smaller request (a narrower path, pattern or range).',
+      data: { name: this.cap.name, timeout_ms: this.timeoutMs },
+    }));
   }
 
   private stop(error: FermixError): void {
@@ -199,7 +206,7 @@ class ExecutorRun {
   private finish(result: ToolResult | null, error: unknown): void {
     if (this.settled) return;
     this.settled = true;
-    this.stopTimer?.();
+    if (this.timer !== undefined) stopTimer(this.timer);
     this.detach?.();
     if (result === null) this.reject(error);
     else this.resolve(result);

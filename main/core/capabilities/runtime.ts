@@ -4,7 +4,7 @@
  * that reaches for them, so common code stays free of node:/DOM imports.
  */
 interface AbortHost {
-  setTimeout(callback: () => void, ms: number): unknown;
+  setTimeout<T>(callback: (subject: T) => void, ms: number, subject?: T): unknown;
   clearTimeout(handle: unknown): void;
   AbortController: new () => AbortController;
 }
@@ -82,10 +82,19 @@ export class Cancellation implements CancellationView {
   }
 }
 
-/** Calls `callback` once after `ms`; returns the canceller. */
-export function startTimer(ms: number, callback: () => void): () => void {
-  const handle = host.setTimeout(callback, ms);
-  return () => host.clearTimeout(handle);
+/** A pending timer, for `stopTimer`. */
+export type TimerHandle = { readonly timer: unique symbol };
+
+/**
+ * Calls `callback(subject)` once after `ms`. A module-level callback and its subject instead of a
+ * closure: the invoke boundary starts one for every call.
+ */
+export function startTimer<T>(ms: number, callback: (subject: T) => void, subject: T): TimerHandle {
+  return host.setTimeout(callback, ms, subject) as TimerHandle;
+}
+
+export function stopTimer(handle: TimerHandle): void {
+  host.clearTimeout(handle);
 }
 
 /** Runs `callback` when `signal` aborts (immediately if it already has); returns the unsubscriber. */
