@@ -9,12 +9,12 @@
  * linear. For broken input the judge also reads the text a second time with every quote removed,
  * so a string whose end the shell would see elsewhere is judged as code too.
  */
-import path from 'node:path';
 import { emptyScript, type Cmd, type Feed, type FunctionDef, type Loop, type Pipeline, type Redirect, type Script, type Word } from './model.js';
 import { isFetcherCommand } from './programs.js';
 import { isInertCommand } from './rules.js';
 import { scanStructure, type Structure } from './scan.js';
 import { assignVariable, evaluateWord, heredocText, type WordEnv } from './words.js';
+import { programName } from './program-name.js';
 
 /** Characters that neither end a word nor start a quote or an expansion. */
 const WORD_CHAR = new Uint8Array(128).fill(1);
@@ -144,7 +144,7 @@ export function conservativeScript(st: Structure, env: WordEnv): Script {
         const cmd: Cmd = { words, redirects, feeds, excerpt: '' };
         const top = loops[loops.length - 1];
         if (top !== undefined && top.phase === 'cond') top.condition.push(...words.map((w) => w.text));
-        const name = path.posix.basename(words[0]?.text ?? '');
+        const name = programName(words[0]?.text ?? '');
         if (name === 'wait') for (const l of loops) l.loop.waits = true;
         if (background) for (const l of loops) if (l.phase === 'body') l.loop.spawns = true;
         for (const fn of fns) if (name === fn.def.name && (background || piped || stages.length > 0 || nestedDepth > 0)) fn.def.forksItself = true;

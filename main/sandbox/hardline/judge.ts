@@ -20,6 +20,7 @@ import type { TargetContext } from './targets.js';
 import { scriptFromTree } from './tree.js';
 import { mayWrap, unwrapCommand, type Unwrapped } from './unwrap.js';
 import { expandBraces } from './words.js';
+import { programName } from './program-name.js';
 
 export interface JudgeContext extends TargetContext {
   positional?: string[];
@@ -195,7 +196,7 @@ function judgeCmd(cmd: Cmd, context: JudgeContext, depth: number, decision: Deci
   const words = expandAll(u.words);
   if (words.length === 0) return undefined;
   if (words[0].fetched) return hit('remote_script');
-  const name = path.posix.basename(words[0].text);
+  const name = programName(words[0].text);
   // The common case: a program no rule is about, run directly.
   if (u.xargs === undefined && u.parallel === undefined && !isRuleName(name) && !isShell(name) && interpreterName(name) === undefined && name !== 'source' && name !== '.') return undefined;
   if (isShell(name) || interpreterName(name) !== undefined || name === 'source' || name === '.') {
@@ -280,7 +281,7 @@ function outputOf(cmd: Cmd, input: Flow | undefined): Flow {
   // A fetcher, or any stage holding a download (`echo "$(curl …)"`, `cat <(curl …)`), writes what the network sent.
   if (cmd.opaqueOutputFetched === true || isFetcherCommand(unwrapOf(cmd).words, true) || cmd.words.some((w) => w.fetched)) return { texts: [], fetched: true, producer: cmd };
   const words = unwrapOf(cmd).words;
-  const name = path.posix.basename(words[0]?.text ?? '');
+  const name = programName(words[0]?.text ?? '');
   if (!PASSING_TEXT.has(name) && cmd.feeds.length === 0 && cmd.redirects.length === 0) return { texts: [], fetched: input?.fetched ?? false, producer: cmd };
   const stdin = stdinOf(cmd, input);
   const args = words.slice(1);

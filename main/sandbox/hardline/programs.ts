@@ -2,9 +2,9 @@
  * What hardline knows about programs: which fetch from the network, which interpret code (and how
  * they are told to read it from stdin), and how a pipeline stage passes text on.
  */
-import path from 'node:path';
 import type { Word } from './model.js';
 import { SHELLS, unwrapCommand } from './unwrap.js';
+import { programName } from './program-name.js';
 
 /** Programs whose output is whatever a remote host sent. */
 export const FETCHERS = new Set(['curl', 'wget', 'fetch', 'aria2c', 'nc', 'ncat', 'netcat', 'socat', 'http', 'https', 'xh', 'lwp-request', 'GET', 'lynx', 'links', 'w3m', 'telnet', 'ftp', 'tftp', 'openssl']);
@@ -26,7 +26,7 @@ export const INTERPRETERS: Record<string, { code: string[]; module: string[] }> 
 
 /** `python3.12` → `python`, `/usr/bin/nodejs` → `node`, `perl5.36` → `perl`. */
 export function interpreterName(word: string): string | undefined {
-  const base = word.includes('/') ? path.posix.basename(word) : word;
+  const base = programName(word);
   if (base.length > 16) return undefined;
   const exact = EXACT_INTERPRETERS.get(base);
   if (exact !== undefined) return exact;
@@ -52,14 +52,14 @@ function codeCluster(interp: string, a: string): boolean {
 }
 
 export function isShell(word: string): boolean {
-  return SHELLS.has(path.posix.basename(word));
+  return SHELLS.has(programName(word));
 }
 
 /** Is this command (after sudo/env/timeout…) a network fetcher writing to its stdout? */
 export function isFetcherCommand(words: Word[], unwrapped = false): boolean {
   if (words.length === 0) return false;
   const inner = unwrapped ? words : unwrapCommand(words).words;
-  const name = inner[0] === undefined ? '' : path.posix.basename(inner[0].text);
+  const name = inner[0] === undefined ? '' : programName(inner[0].text);
   if (!FETCHERS.has(name)) return false;
   const args = inner.slice(1).map((w) => w.text);
   // `curl -o file URL` / `wget -O file URL` write to a file, not to the pipe.

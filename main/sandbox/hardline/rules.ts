@@ -10,6 +10,7 @@ import type { HardlineRule } from './rule-names.js';
 import { interpreterName, isShell } from './programs.js';
 import { isCatastrophicTarget, type TargetContext } from './targets.js';
 import { mayWrap } from './unwrap.js';
+import { programName } from './program-name.js';
 
 export interface RuleHit {
   rule: HardlineRule;
@@ -88,14 +89,14 @@ export function isPlainCommand(cmd: Cmd): boolean {
   if (first.dynamic || first.fetched || first.pattern !== undefined) return false;
   const t = first.text;
   if (mayWrap(t)) return false;
-  const name = t.includes('/') ? path.posix.basename(t) : t;
+  const name = programName(t);
   return !isRuleName(name) && !isShell(name) && interpreterName(name) === undefined && name !== 'source' && name !== '.';
 }
 
 /** Plain, and also nothing the judge follows (`cd`, a fetcher's or `echo`'s output, `wait`): it can be dropped. */
 export function isInertCommand(cmd: Cmd): boolean {
   if (!isPlainCommand(cmd)) return false;
-  const name = path.posix.basename(cmd.words[0].text);
+  const name = programName(cmd.words[0].text);
   return !INERT_EXCEPTIONS.has(name) && !cmd.words.some((w) => w.fetched || w.sources !== undefined);
 }
 
@@ -104,7 +105,7 @@ const INERT_EXCEPTIONS = new Set(['cd', 'pushd', 'wait', 'echo', 'printf', 'cat'
 export function judgeWords(words: Word[], context: TargetContext, judgeInner: JudgeInner = NO_INNER): HardlineRule | undefined {
   const [nameWord, ...argWords] = words;
   if (nameWord === undefined) return undefined;
-  const base = path.posix.basename(nameWord.text);
+  const base = programName(nameWord.text);
   const args = argWords.map((w) => w.text);
   const operandWords = argWords.filter((w) => !w.text.startsWith('-') || w.text === '-');
   const dangerous = (w: Word) => isCatastrophicTarget(w, context);
@@ -280,10 +281,10 @@ function killsEverything(args: string[]): boolean {
  */
 export function listsEveryProcess(pipelines: Pipeline[]): boolean {
   return pipelines.some((p) => {
-    const names = p.stages.map((s) => path.posix.basename(s.words[0]?.text ?? ''));
+    const names = p.stages.map((s) => programName(s.words[0]?.text ?? ''));
     if (names.some((n) => n === 'grep' || n === 'egrep' || n === 'fgrep' || n === 'rg' || n === 'head' || n === 'tail' || n === 'sed')) return false;
     return p.stages.some((s) => {
-      const name = path.posix.basename(s.words[0]?.text ?? '');
+      const name = programName(s.words[0]?.text ?? '');
       const args = s.words.slice(1).map((w) => w.text);
       const operands = args.filter((a) => !a.startsWith('-'));
       if (name === 'pgrep' || name === 'pidof') {
@@ -319,7 +320,7 @@ function judgeFind(args: Word[], context: TargetContext, judgeInner: JudgeInner)
       command.push(w.text.includes('{}') ? { ...w, text: w.text.replaceAll('{}', dangerousRoot.text), pattern: dangerousRoot.pattern, dynamic: dangerousRoot.dynamic } : w);
     }
     k = j;
-    const name = path.posix.basename(command[0]?.text ?? '');
+    const name = programName(command[0]?.text ?? '');
     if (['rm', 'shred', 'unlink', 'rmdir', 'srm'].includes(name) && command.some((w) => w.text === dangerousRoot.text)) return 'find_delete';
     if (judgeInner(command) !== undefined) return 'find_delete';
   }
@@ -328,7 +329,7 @@ function judgeFind(args: Word[], context: TargetContext, judgeInner: JudgeInner)
 
 /** Operands a producer stage emits for xargs: `echo / ~`, `printf '%s\n' /`, `find /` without filters. */
 export function literalOutputWords(words: Word[]): Word[] | undefined {
-  const name = path.posix.basename(words[0]?.text ?? '');
+  const name = programName(words[0]?.text ?? '');
   const args = words.slice(1);
   if (!args.every(isLiteral)) return undefined;
   if (name === 'echo') return args.filter((w, k) => !(k === 0 && /^-[neE]+$/.test(w.text)));

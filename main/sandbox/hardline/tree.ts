@@ -7,12 +7,12 @@
  * background; functions whether they fork themselves. The recursion is bounded: the pre-scan only
  * lets shallow inputs reach the parser.
  */
-import path from 'node:path';
 import type { SyntaxNode } from './parser.js';
 import type { Structure } from './scan.js';
 import { emptyScript, type Cmd, type Feed, type FunctionDef, type Loop, type Redirect, type Script, type Word } from './model.js';
 import { assignVariable, evaluateWord, heredocText, type WordEnv } from './words.js';
 import { isFetcherCommand } from './programs.js';
+import { programName } from './program-name.js';
 
 const STATEMENT_SEPARATORS = new Set([';', '&', '\n', ';;', ';&', ';;&', '&&', '||', '|', '|&']);
 
@@ -279,7 +279,7 @@ function command(state: State, node: SyntaxNode, forking: boolean): Cmd {
   }
   words.push(...extraWords);
   const cmd: Cmd = { words, redirects, feeds, excerpt: excerptOf(state, node) };
-  const name = words[0] === undefined ? '' : path.posix.basename(words[0].text);
+  const name = words[0] === undefined ? '' : programName(words[0].text);
   if (name === 'wait') for (const loop of state.loops) loop.waits = true;
   for (const fn of state.functions) if (fn.name !== '' && name === fn.name && (forking || state.substDepth > 0)) fn.forksItself = true;
   for (const c of continuations) statement(state, c.node, false);

@@ -5,8 +5,8 @@
  * command that actually runs. `xargs` and `parallel` are reported rather than skipped: the
  * operands they add come from stdin or from `:::`, and the judge supplies them.
  */
-import path from 'node:path';
 import { literalWord, type Word } from './model.js';
+import { programName } from './program-name.js';
 
 export interface ScriptArg {
   word: Word;
@@ -80,7 +80,7 @@ const NO_SCRIPTS: ScriptArg[] = [];
 
 /** Could a command starting with this word run another command (a wrapper, a keyword, `VAR=x`)? */
 export function mayWrap(first: string): boolean {
-  const base = first.includes('/') ? path.posix.basename(first) : first;
+  const base = programName(first);
   return PREFIX_WORDS.has(first) || first.includes('=') || SPECIAL.has(base) || Object.hasOwn(WRAPPERS, base);
 }
 
@@ -100,7 +100,7 @@ export function unwrapCommand(input: Word[]): Unwrapped {
       out.words = rest;
       continue;
     }
-    const name = path.posix.basename(t);
+    const name = programName(t);
     if (name === 'command' || name === 'builtin') {
       // `command -v rm` only prints where rm is.
       if (rest.some((w) => w.text === '-v' || w.text === '-V')) return { ...out, words: [] };
