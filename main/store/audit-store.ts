@@ -62,8 +62,13 @@ function extraStart(record: Pick<AuditRecord, 'approval' | 'args_mode'>): string
   return `{"approval":${JSON.stringify(record.approval ?? null)},"args_mode":${JSON.stringify(record.args_mode ?? 'full')},"truncated":`;
 }
 
+/** `extra` after its start: the outcome's fields and the journal id. */
+function extraTail(truncated: boolean, notes: AuditRecord['notes'] | undefined, journalId: string | null): string {
+  return `${truncated === true},"notes":${notes == null ? 'null' : JSON.stringify(notes)}${journalId ? `,"journal_id":"${journalId}"` : ''}}`;
+}
+
 function extraJson(start: string, truncated: boolean, notes: AuditRecord['notes'] | undefined, journalId: string | null): string {
-  return `${start}${truncated === true},"notes":${notes == null ? 'null' : JSON.stringify(notes)}${journalId ? `,"journal_id":"${journalId}"` : ''}}`;
+  return `${start}${extraTail(truncated, notes, journalId)}`;
 }
 
 /** A JSON text as the inside of a JSON string literal (quotes and backslashes escaped), without the quotes. */
@@ -273,13 +278,13 @@ export function createAuditStore(db: Database, options: { retentionDays: number;
           if (written) throw new Error('a prepared audit record is written once');
           written = true;
           // Only the outcome is serialized here: this runs after the call's answer, before it is returned.
-          // `extra` is built twice from the same pieces, as JSON for the row and escaped for the journal
-          // line (the journal id is hex and base-36 digits, true/false and numbers need no escaping).
+          // `extra` goes into the row as JSON and into the journal line escaped, from the same pieces.
+          // Without notes its tail holds only quotes to escape (true/false, and a journal id of hex and
+          // base-36 digits), so no second serialization is needed.
           const { duration_ms, result_bytes, truncated, error_code, notes } = outcomeFields(outcome);
-          const notesJson = notes == null ? 'null' : JSON.stringify(notes);
-          const tail = `${truncated},"notes":${notesJson},"journal_id":"${id}"}`;
+          const tail = extraTail(truncated, notes, id);
           const extra = `${start.json}${tail}`;
-          const escapedTail = notes == null ? `${truncated},\\"notes\\":null,\\"journal_id\\":\\"${id}\\"}` : asStringContent(tail);
+          const escapedTail = notes == null ? tail.replaceAll('"', '\\"') : asStringContent(tail);
           const errorJson = error_code === null ? 'null' : JSON.stringify(error_code);
           const row = head.slice();
           row.push(duration_ms, result_bytes, error_code, extra);

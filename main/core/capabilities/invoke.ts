@@ -131,16 +131,16 @@ function toToolError(cap: Capability, error: unknown): FermixError {
   });
 }
 
-/**
- * One executor run: its timeout, the caller's signal and its own cancellation. A class rather than
- * closures: it is created on every call, and each closure is another allocation (and, under tsx, a
- * defineProperty for its name) on the invoke boundary's path (bench/suites/mcp.ts, decision 0020).
- */
 /** The run's timer fires this, with the run: no closure per call. */
 function timeOut(run: ExecutorRun): void {
   run.timeOut();
 }
 
+/**
+ * One executor run: its timeout, the caller's signal and its own cancellation. A class rather than
+ * closures: it is created on every call, and each closure is another allocation (and, under tsx, a
+ * defineProperty for its name) on the invoke boundary's path (bench/suites/mcp.ts, decision 0020).
+ */
 class ExecutorRun {
   readonly cancellation = new Cancellation();
   private settled = false;
